@@ -1,0 +1,35 @@
+/* gh_kernel.h - the C interface to the GPU histogram kernel */
+#ifndef GH_KERNEL_H
+#define GH_KERNEL_H
+
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Threads per block the kernel is compiled for. */
+#define GH_KERNEL_BLOCK_THREADS 256
+
+/* Largest len one launch takes: keeps every shared 32-bit bin from wrapping. */
+#define GH_KERNEL_MAX_LEN ((uint64_t)1 << 31)
+
+/* Resident blocks per multiprocessor at full occupancy (grid sizing). */
+cudaError_t gh_kernel_blocks_per_sm(int *blocks);
+
+/*
+ * Adds the byte values of data[0..len) (device memory, any alignment,
+ * len <= GH_KERNEL_MAX_LEN) into totals[0..256) on stream, with at most
+ * max_blocks blocks.  Returns the launch's error; errors of the run itself
+ * surface at the next synchronisation.
+ */
+cudaError_t gh_kernel_histogram(const unsigned char *data, uint64_t len,
+				unsigned long long *totals, int max_blocks,
+				cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+/* backend.c - choosing the backend that --backend asks for */
+#include <stdio.h>
+
+#include "backend.h"
+#include "config.h"
+#include "msg.h"
+#include "options.h"
+
+struct gh_backend *gh_backend_choose(const struct gh_options *opts,
+				     int large_input)
+{
+	struct gh_backend *b;
+	char why[256] = "";
+
+	if (opts->backend == GH_BACKEND_GPU ||
+	    (opts->backend == GH_BACKEND_AUTO && large_input)) {
+		b = gh_backend_gpu_open(opts, why, sizeof(why));
+		if (b)
+			return b;
+		if (opts->backend == GH_BACKEND_GPU) {
+			gh_msg("GPU backend unusable: %s", why);
+			return NULL;
+		}
+		if (opts->verbose)
+			gh_msg("GPU backend unusable (%s); counting on the CPU",
+			       why);
+	}
+	b = gh_backend_cpu_open(opts, why, sizeof(why));
+	if (!b)
+		gh_msg("CPU backend unusable: %s", why);
+	return b;
+}
+
+#ifndef HAVE_CUDA
+struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
+				       char *why, size_t why_len)
+{
+	(void)opts;
+	snprintf(why, why_len, "this gpuhist was built without CUDA");
+	return NULL;
+}
+#endif

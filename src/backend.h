@@ -1,0 +1,48 @@
+/* backend.h - the one interface behind which the CPU and GPU backends count
+ *
+ * The caller fills chunks that the backend owns (so the GPU backend can hand
+ * out pinned memory and the reader writes straight into it):
+ *
+ *	for each input:
+ *		while data: buf = acquire(b); fill buf (<= b->chunk_bytes); submit(b, n)
+ *		finish(b, totals)      -- 256 exact totals of this input, then reset
+ *
+ * acquire() may block until an earlier chunk has been counted.  submit(b, 0)
+ * gives an acquired chunk back unused.  After a failed input the caller still
+ * calls finish() and throws the totals away, so nothing leaks into the next.
+ * Every call returns 0 (or a chunk) on success and -1 (or NULL) on failure
+ * with the reason in b->error; backends never print or exit.
+ */
+#ifndef GH_BACKEND_H
+#define GH_BACKEND_H
+
+#include <stdint.h>
+
+struct gh_options;
+
+struct gh_backend {
+	const char *name;          /* "cpu" or "gpu" */
+	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
+	char detail[256];          /* what runs, for -v */
+	char error[256];           /* why the last call failed */
+	unsigned char *(*acquire)(struct gh_backend *b);
+	int (*submit)(struct gh_backend *b, uint64_t len);
+	int (*finish)(struct gh_backend *b, uint64_t totals[256]);
+	void (*destroy)(struct gh_backend *b);
+};
+
+/* Each returns NULL with the reason in why[why_len] when it cannot start. */
+struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
+				       char *why, size_t why_len);
+struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
+				       char *why, size_t why_len);
+
+/*
+ * The backend that --backend asks for; for "auto", the GPU when one is usable
+ * and the work is large or of unknown size (large_input), else the CPU.
+ * Prints its own message and returns NULL when the requested one is unusable.
+ */
+struct gh_backend *gh_backend_choose(const struct gh_options *opts,
+				     int large_input);
+
+#endif

@@ -1,0 +1,27 @@
+/* gunzip.h - streaming gzip decoding (every member) into caller's buffers */
+#ifndef GH_GUNZIP_H
+#define GH_GUNZIP_H
+
+#include <stdint.h>
+
+struct gh_gunzip;
+
+/* A decoder reading compressed bytes from fd; the first `primed_len` bytes
+ * of the stream were already read and are handed over in `primed`. */
+struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
+				unsigned primed_len);
+
+/*
+ * Decodes up to cap bytes into out.  Returns the number of bytes written
+ * (0 only at the clean end of the last member), or -1 with a reason in
+ * *why (a static string, or errno set and *why NULL for read errors).
+ */
+int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
+		       const char **why);
+
+/* Compressed bytes read from fd so far (for the progress meter). */
+uint64_t gh_gunzip_consumed(const struct gh_gunzip *g);
+
+void gh_gunzip_free(struct gh_gunzip *g);
+
+#endif

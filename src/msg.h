@@ -1,0 +1,15 @@
+/* msg.h - the program's voice on stderr: "gpuhist: what: why" */
+#ifndef GH_MSG_H
+#define GH_MSG_H
+
+#define GH_PROGNAME "gpuhist"
+
+/* "gpuhist: <formatted>" on stderr. */
+void gh_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "gpuhist: <formatted>: strerror(errno)" on stderr; errno is read first. */
+void gh_msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Called before every message, so a progress meter can clear its line. */
+void gh_msg_set_before(void (*before)(void));
+
+#endif

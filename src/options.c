@@ -1,0 +1,273 @@
+/* options.c - getopt_long parsing, --help text, usage errors (exit 2) */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "msg.h"
+#include "options.h"
+#include "version.h"
+
+enum {
+	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
+	OPT_DEVICE, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
+};
+
+static const struct option long_options[] = {
+	{ "width",       required_argument, NULL, 'w' },
+	{ "ignore-case", no_argument,       NULL, 'i' },
+	{ "bytes",       no_argument,       NULL, 'b' },
+	{ "classes",     no_argument,       NULL, 'c' },
+	{ "format",      required_argument, NULL, 'f' },
+	{ "raw",         no_argument,       NULL, OPT_RAW },
+	{ "merge",       no_argument,       NULL, OPT_MERGE },
+	{ "verbose",     no_argument,       NULL, 'v' },
+	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
+	{ "backend",     required_argument, NULL, OPT_BACKEND },
+	{ "device",      required_argument, NULL, OPT_DEVICE },
+	{ "chunk-size",  required_argument, NULL, OPT_CHUNK_SIZE },
+	{ "streams",     required_argument, NULL, OPT_STREAMS },
+	{ "threads",     required_argument, NULL, OPT_THREADS },
+	{ "help",        no_argument,       NULL, 'h' },
+	{ "version",     no_argument,       NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void print_help(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", GH_PROGNAME);
+	fputs(
+"Count character frequencies of text and gzip streams, on the GPU when one\n"
+"is usable.  With no FILE, or when FILE is -, read standard input.  gzip\n"
+"input (also concatenated members) is recognised by its magic bytes.\n"
+"\n"
+"Views (what is counted into the printed bins):\n"
+"  -w, --width=N          lowercase letters in buckets of N (1..26; default 4)\n"
+"  -i, --ignore-case      count A..Z as a..z\n"
+"  -b, --bytes            one bin per byte value 0..255\n"
+"  -c, --classes          lower, upper, digit, space, punct, control, high\n"
+"\n"
+"Input and output:\n"
+"  -f, --format=FMT       table (default), tsv, csv or json\n"
+"      --raw              count gzip input as it is, without decoding\n"
+"      --merge            FILEs are -f json results to add up\n"
+"  -v, --verbose          report backend, bytes, seconds and rate on stderr\n"
+"      --progress         always show the progress meter on stderr\n"
+"      --no-progress      never show it (default: on a terminal, long runs)\n"
+"\n"
+"Where it runs:\n"
+"      --backend=WHICH    auto (default), gpu or cpu\n"
+"      --device=N         the CUDA device to use (default 0)\n"
+"      --chunk-size=SIZE  bytes per chunk; suffixes k, M, G (max 2G)\n"
+"      --streams=N        CUDA streams in flight (GPU backend)\n"
+"      --threads=N        counting threads (CPU backend; default: all cores)\n"
+"\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version (with -v: CUDA and devices)\n"
+"\n"
+"Exit status: 0 if every input was counted, 1 if some input failed or output\n"
+"could not be written, 2 on a usage error.  See gpuhist(1).\n", stdout);
+}
+
+static enum gh_parse_result usage_error(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n",
+		GH_PROGNAME);
+	return GH_PARSE_USAGE;
+}
+
+/* A whole decimal number in [lo, hi]; -1 when it is not. */
+static long parse_int(const char *arg, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/* "64k", "16M", "1G", "4096": binary multiples; 0 when malformed. */
+static uint64_t parse_size(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	return *end ? 0 : v;
+}
+
+static int set_view(struct gh_options *opts, enum gh_view_kind view,
+		    const char *opt, int *view_opt_seen, const char **first)
+{
+	if (*view_opt_seen && opts->view != view) {
+		gh_msg("options %s and %s select different views", *first, opt);
+		return -1;
+	}
+	*view_opt_seen = 1;
+	*first = opt;
+	opts->view = view;
+	return 0;
+}
+
+enum gh_parse_result gh_options_parse(int argc, char **argv,
+				      struct gh_options *opts)
+{
+	static char *stdin_operand[] = { "-", NULL };
+	const char *first_view = NULL;
+	int view_opt_seen = 0, want_version = 0;
+	long n;
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->width = 4;
+
+	while ((c = getopt_long(argc, argv, "w:ibcf:vhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			n = parse_int(optarg, 1, 26);
+			if (n < 0) {
+				gh_msg("invalid width '%s' for -w (expected 1..26)",
+				       optarg);
+				return usage_error();
+			}
+			opts->width = (int)n;
+			if (set_view(opts, GH_VIEW_LETTERS, "-w", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'i':
+			opts->ignore_case = true;
+			break;
+		case 'b':
+			if (set_view(opts, GH_VIEW_BYTES, "-b", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'c':
+			if (set_view(opts, GH_VIEW_CLASSES, "-c", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				opts->format = GH_FMT_TABLE;
+			else if (!strcmp(optarg, "tsv"))
+				opts->format = GH_FMT_TSV;
+			else if (!strcmp(optarg, "csv"))
+				opts->format = GH_FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				opts->format = GH_FMT_JSON;
+			else {
+				gh_msg("invalid format '%s' for -f (expected table, tsv, csv or json)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_RAW:
+			opts->raw = true;
+			break;
+		case OPT_MERGE:
+			opts->merge = true;
+			break;
+		case 'v':
+			opts->verbose++;
+			break;
+		case OPT_PROGRESS:
+			opts->progress = GH_PROGRESS_ON;
+			break;
+		case OPT_NO_PROGRESS:
+			opts->progress = GH_PROGRESS_OFF;
+			break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				opts->backend = GH_BACKEND_AUTO;
+			else if (!strcmp(optarg, "gpu"))
+				opts->backend = GH_BACKEND_GPU;
+			else if (!strcmp(optarg, "cpu"))
+				opts->backend = GH_BACKEND_CPU;
+			else {
+				gh_msg("invalid backend '%s' for --backend (expected auto, gpu or cpu)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_DEVICE:
+			n = parse_int(optarg, 0, INT_MAX);
+			if (n < 0) {
+				gh_msg("invalid device '%s' for --device", optarg);
+				return usage_error();
+			}
+			opts->device = (int)n;
+			break;
+		case OPT_CHUNK_SIZE:
+			opts->chunk_bytes = parse_size(optarg);
+			if (opts->chunk_bytes < 1 || opts->chunk_bytes > GH_CHUNK_MAX) {
+				gh_msg("invalid size '%s' for --chunk-size (expected 1..2G)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_STREAMS:
+			n = parse_int(optarg, 1, 64);
+			if (n < 0) {
+				gh_msg("invalid count '%s' for --streams (expected 1..64)",
+				       optarg);
+				return usage_error();
+			}
+			opts->streams = (int)n;
+			break;
+		case OPT_THREADS:
+			n = parse_int(optarg, 1, 1024);
+			if (n < 0) {
+				gh_msg("invalid count '%s' for --threads (expected 1..1024)",
+				       optarg);
+				return usage_error();
+			}
+			opts->threads = (int)n;
+			break;
+		case 'h':
+			print_help();
+			return GH_PARSE_EXIT_OK;
+		case 'V':
+			want_version = 1;
+			break;
+		default:
+			return usage_error();
+		}
+	}
+
+	if (want_version) {
+		gh_print_version(opts->verbose);
+		return GH_PARSE_EXIT_OK;
+	}
+	if (optind < argc) {
+		opts->operands = argv + optind;
+		opts->n_operands = argc - optind;
+	} else {
+		opts->operands = stdin_operand;
+		opts->n_operands = 1;
+	}
+	return GH_PARSE_RUN;
+}

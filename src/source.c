@@ -1,0 +1,168 @@
+/* source.c - one input: a file or stdin, plain or gzip, read in chunks
+ *
+ * gzip is recognised by its first two bytes (1f 8b), on files and on pipes
+ * alike, so the bytes read to decide are kept and handed on: to the chunk
+ * for plain input, to the decoder for gzip.  Memory is this struct and the
+ * decoder's buffers, whatever the input's size.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gunzip.h"
+#include "msg.h"
+#include "source.h"
+
+struct gh_source {
+	const char *name;
+	int fd;
+	bool is_stdin;
+	uint64_t size;              /* st_size of a regular file, else 0 */
+	uint64_t consumed;          /* raw bytes read (plain input) */
+	unsigned char peek[2];      /* bytes read while looking for gzip */
+	unsigned peek_len;
+	struct gh_gunzip *gz;       /* NULL for plain input */
+};
+
+/* read() until len bytes or end of file; -1 on error. */
+static int64_t read_full(int fd, unsigned char *buf, uint64_t len)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done > (1u << 30) ? (1u << 30) : len - done;
+		ssize_t n = read(fd, buf + done, want);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
+}
+
+struct gh_source *gh_source_open(const char *name, bool raw)
+{
+	struct gh_source *src;
+	struct stat st;
+	int64_t n;
+
+	src = calloc(1, sizeof(*src));
+	if (!src) {
+		gh_msg("%s: out of memory", name);
+		return NULL;
+	}
+	src->name = name;
+	src->is_stdin = !strcmp(name, "-");
+	if (src->is_stdin) {
+		src->fd = STDIN_FILENO;
+	} else {
+		src->fd = open(name, O_RDONLY);
+		if (src->fd < 0) {
+			gh_msg_errno("%s", name);
+			free(src);
+			return NULL;
+		}
+	}
+	if (fstat(src->fd, &st) < 0) {
+		gh_msg_errno("%s", name);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		gh_msg_errno("%s", name);
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode)) {
+		src->size = (uint64_t)st.st_size;
+		posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+
+	n = read_full(src->fd, src->peek, raw ? 0 : sizeof(src->peek));
+	if (n < 0) {
+		gh_msg_errno("%s: read error", name);
+		goto fail;
+	}
+	src->peek_len = (unsigned)n;
+	src->consumed = (uint64_t)n;
+	if (n == 2 && src->peek[0] == 0x1f && src->peek[1] == 0x8b) {
+		src->gz = gh_gunzip_new(src->fd, src->peek, 2);
+		if (!src->gz) {
+			gh_msg("%s: cannot start the gzip decoder", name);
+			goto fail;
+		}
+		src->peek_len = 0;
+	}
+	return src;
+fail:
+	if (!src->is_stdin)
+		close(src->fd);
+	free(src);
+	return NULL;
+}
+
+int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
+{
+	const char *why;
+	uint64_t head = 0;
+	int64_t n;
+
+	if (src->gz) {
+		n = gh_gunzip_read(src->gz, buf, cap, &why);
+		if (n < 0) {
+			if (why)
+				gh_msg("%s: %s", src->name, why);
+			else
+				gh_msg_errno("%s: read error", src->name);
+		}
+		return n;
+	}
+	if (src->peek_len && cap) {
+		head = src->peek_len < cap ? src->peek_len : cap;
+		memcpy(buf, src->peek, head);
+		memmove(src->peek, src->peek + head, src->peek_len - head);
+		src->peek_len -= (unsigned)head;
+	}
+	n = read_full(src->fd, buf + head, cap - head);
+	if (n < 0) {
+		gh_msg_errno("%s: read error", src->name);
+		return -1;
+	}
+	src->consumed += (uint64_t)n;
+	return (int64_t)head + n;
+}
+
+uint64_t gh_source_size(const struct gh_source *src)
+{
+	return src->size;
+}
+
+uint64_t gh_source_consumed(const struct gh_source *src)
+{
+	return src->gz ? gh_gunzip_consumed(src->gz) : src->consumed;
+}
+
+bool gh_source_is_gzip(const struct gh_source *src)
+{
+	return src->gz != NULL;
+}
+
+int gh_source_close(struct gh_source *src)
+{
+	int ret = 0;
+
+	gh_gunzip_free(src->gz);
+	if (!src->is_stdin && close(src->fd) < 0) {
+		gh_msg_errno("%s: close", src->name);
+		ret = -1;
+	}
+	free(src);
+	return ret;
+}

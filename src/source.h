@@ -1,0 +1,28 @@
+/* source.h - one input: a file or stdin, plain or gzip, read in chunks */
+#ifndef GH_SOURCE_H
+#define GH_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct gh_source;
+
+/* Opens NAME ("-" is stdin) and looks for gzip's magic bytes unless raw.
+ * On failure prints "gpuhist: NAME: reason" and returns NULL. */
+struct gh_source *gh_source_open(const char *name, bool raw);
+
+/* Fills buf with up to cap bytes of (decoded) data, as many as the input
+ * has: fewer only at its end.  Returns the count (0 at the end), or -1 after
+ * printing "gpuhist: NAME: reason". */
+int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap);
+
+/* Size on disk when known (a regular file), else 0; and how much of it has
+ * been read so far, for the progress meter. */
+uint64_t gh_source_size(const struct gh_source *src);
+uint64_t gh_source_consumed(const struct gh_source *src);
+bool gh_source_is_gzip(const struct gh_source *src);
+
+/* Closes; returns -1 after printing a message if close() failed. */
+int gh_source_close(struct gh_source *src);
+
+#endif
