@@ -1,0 +1,70 @@
+# lib.sh - the shared test helper: the only place that prints ok / not ok
+#
+# Sourced by every t/tNNNN-*.t script.  GPUHIST is the binary under test
+# (make check sets it; otherwise ./gpuhist), T_SRCDIR this directory, and
+# TMP a scratch directory removed at exit.
+
+GPUHIST=${GPUHIST:-$(pwd)/gpuhist}
+T_SRCDIR=${T_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+ORACLE="python3 $T_SRCDIR/oracle.py"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpuhist-test.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+test_no=0
+
+plan() { echo "1..$1"; }
+
+# skip_all REASON: the whole script is skipped (before any plan).
+skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+
+# ok STATUS DESCRIPTION: passes when STATUS is 0.
+ok() {
+	test_no=$((test_no + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $test_no - $2"
+	else
+		echo "not ok $test_no - $2"
+	fi
+}
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+	desc=$1; shift
+	"$@"
+	ok $? "$desc"
+}
+
+# is DESCRIPTION GOT EXPECTED: passes when the strings are equal.
+is() {
+	if [ "$2" = "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		printf '# got:      %s\n# expected: %s\n' "$2" "$3" | head -20
+	fi
+}
+
+# same_file DESCRIPTION GOT_FILE EXPECTED_FILE: passes when files are equal.
+same_file() {
+	if cmp -s "$2" "$3"; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		diff "$3" "$2" | head -20 | sed 's/^/# /'
+	fi
+}
+
+# skip DESCRIPTION REASON: one test skipped.
+skip() {
+	test_no=$((test_no + 1))
+	echo "ok $test_no # SKIP $2 ($1)"
+}
+
+# have_gpu: whether gpuhist can count on a CUDA device here.
+have_gpu() {
+	"$GPUHIST" --backend=gpu --raw /dev/null >/dev/null 2>&1
+}
+
+# need_gpu: skips the whole script when there is no usable CUDA device.
+need_gpu() {
+	have_gpu || skip_all "no CUDA device"
+}
