@@ -1,17 +1,21 @@
 /* backend.h - the one interface behind which the CPU and GPU backends count
  *
  * The caller fills chunks that the backend owns (so the GPU backend can hand
- * out pinned memory and the reader writes straight into it):
+ * out pinned memory and readers write straight into it):
  *
  *	for each input:
- *		while data: buf = acquire(b); fill buf (<= b->chunk_bytes); submit(b, n)
+ *		begin(b, readers)      -- how many threads will feed this input
+ *		while data: c = acquire(b); fill c->data (<= chunk_bytes);
+ *			    submit(b, c, n)
  *		finish(b, totals)      -- 256 exact totals of this input, then reset
  *
- * acquire() may block until an earlier chunk has been counted.  submit(b, 0)
- * gives an acquired chunk back unused.  After a failed input the caller still
- * calls finish() and throws the totals away, so nothing leaks into the next.
- * Every call returns 0 (or a chunk) on success and -1 (or NULL) on failure
- * with the reason in b->error; backends never print or exit.
+ * acquire() and submit() may be called from several reader threads at once;
+ * acquire() blocks until a chunk is free again (counted).  submit(b, c, 0)
+ * gives a chunk back unused.  finish() is called by one thread once every
+ * reader is done.  After a failed input the caller still calls finish() and
+ * throws the totals away, so nothing leaks into the next input.  Calls
+ * return 0 (or a chunk) on success and -1 (or NULL) on failure with the
+ * reason in b->error; backends never print or exit.
  */
 #ifndef GH_BACKEND_H
 #define GH_BACKEND_H
@@ -20,13 +24,19 @@
 
 struct gh_options;
 
+struct gh_chunk {
+	unsigned char *data;       /* chunk_bytes of room */
+	int slot;                  /* the backend's own index */
+};
+
 struct gh_backend {
 	const char *name;          /* "cpu" or "gpu" */
 	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
 	char detail[256];          /* what runs, for -v */
-	char error[256];           /* why the last call failed */
-	unsigned char *(*acquire)(struct gh_backend *b);
-	int (*submit)(struct gh_backend *b, uint64_t len);
+	char error[256];           /* why the first failed call failed */
+	void (*begin)(struct gh_backend *b, int readers);
+	struct gh_chunk *(*acquire)(struct gh_backend *b);
+	int (*submit)(struct gh_backend *b, struct gh_chunk *c, uint64_t len);
 	int (*finish)(struct gh_backend *b, uint64_t totals[256]);
 	void (*destroy)(struct gh_backend *b);
 };

@@ -1,17 +1,19 @@
 /* backend_cpu.c - counting on the CPU: a ring of chunks and a pool of threads
  *
- * The reader fills a free chunk and queues it; any idle worker counts it
- * into its own 64-bit totals, so workers never share a counter.  finish()
- * waits until every queued chunk is counted, then adds the workers' totals.
- * The ring holds two chunks per worker, so the reader can fill while all
- * workers count.
+ * Every chunk carries its own 64-bit totals, and whoever holds a chunk is
+ * the only one touching them, so no counter is ever shared; finish() adds
+ * them up.  Who counts depends on how the input is read:
+ *  - one reader (pipes, gzip): the reader queues each filled chunk and an
+ *    idle worker of the pool counts it, while the reader reads on;
+ *  - several readers (a regular file): each reader counts the chunk it has
+ *    just read, in its own thread, while the bytes are still in its cache.
+ * The ring holds two chunks per worker plus one per reader.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backend.h"
 #include "count.h"
@@ -19,10 +21,10 @@
 
 #define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
 
-struct cpu_worker {
-	struct cpu_backend *cb;
-	pthread_t thread;
-	uint64_t totals[256];
+struct cpu_chunk {
+	struct gh_chunk chunk;          /* what readers see */
+	uint64_t len;
+	uint64_t totals[256];           /* of every byte counted in it */
 };
 
 struct cpu_backend {
@@ -31,21 +33,24 @@ struct cpu_backend {
 	pthread_cond_t work_ready;      /* a chunk was queued, or stop */
 	pthread_cond_t slot_free;       /* a chunk was counted */
 	int n_slots;
-	unsigned char **slots;
-	uint64_t *slot_len;
-	int *free_list, n_free;         /* slots the reader may fill */
+	struct cpu_chunk *slots;
+	int *free_list, n_free;         /* slots readers may fill */
 	int *queue, q_head, q_len;      /* filled slots, in order */
-	int acquired;                   /* slot handed to the reader, or -1 */
 	int busy;                       /* queued or being counted */
 	int stop;
+	int count_in_reader;            /* several readers count their own */
 	int n_workers;
-	struct cpu_worker *workers;
+	pthread_t *workers;
 };
+
+static void count_chunk(struct cpu_chunk *c)
+{
+	gh_count_bytes(c->chunk.data, c->len, c->totals);
+}
 
 static void *worker_main(void *arg)
 {
-	struct cpu_worker *w = arg;
-	struct cpu_backend *cb = w->cb;
+	struct cpu_backend *cb = arg;
 	int slot;
 
 	pthread_mutex_lock(&cb->lock);
@@ -59,7 +64,7 @@ static void *worker_main(void *arg)
 		cb->q_len--;
 		pthread_mutex_unlock(&cb->lock);
 
-		gh_count_bytes(cb->slots[slot], cb->slot_len[slot], w->totals);
+		count_chunk(&cb->slots[slot]);
 
 		pthread_mutex_lock(&cb->lock);
 		cb->free_list[cb->n_free++] = slot;
@@ -70,7 +75,14 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static unsigned char *cpu_acquire(struct gh_backend *b)
+static void cpu_begin(struct gh_backend *b, int readers)
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+
+	cb->count_in_reader = readers > 1;
+}
+
+static struct gh_chunk *cpu_acquire(struct gh_backend *b)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 	int slot;
@@ -79,22 +91,25 @@ static unsigned char *cpu_acquire(struct gh_backend *b)
 	while (!cb->n_free)
 		pthread_cond_wait(&cb->slot_free, &cb->lock);
 	slot = cb->free_list[--cb->n_free];
-	cb->acquired = slot;
 	pthread_mutex_unlock(&cb->lock);
-	return cb->slots[slot];
+	return &cb->slots[slot].chunk;
 }
 
-static int cpu_submit(struct gh_backend *b, uint64_t len)
+static int cpu_submit(struct gh_backend *b, struct gh_chunk *c, uint64_t len)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
-	int slot = cb->acquired;
+	int slot = c->slot;
 
+	cb->slots[slot].len = len;
+	if (len && cb->count_in_reader) {
+		count_chunk(&cb->slots[slot]);
+		len = 0;                /* done: straight back to the free list */
+	}
 	pthread_mutex_lock(&cb->lock);
-	cb->acquired = -1;
 	if (len == 0) {
 		cb->free_list[cb->n_free++] = slot;
+		pthread_cond_broadcast(&cb->slot_free);
 	} else {
-		cb->slot_len[slot] = len;
 		cb->queue[(cb->q_head + cb->q_len) % cb->n_slots] = slot;
 		cb->q_len++;
 		cb->busy++;
@@ -114,10 +129,10 @@ static int cpu_finish(struct gh_backend *b, uint64_t totals[256])
 	pthread_mutex_unlock(&cb->lock);
 
 	memset(totals, 0, 256 * sizeof(totals[0]));
-	for (int i = 0; i < cb->n_workers; i++) {
+	for (int i = 0; i < cb->n_slots; i++) {
 		for (int v = 0; v < 256; v++)
-			totals[v] += cb->workers[i].totals[v];
-		memset(cb->workers[i].totals, 0, sizeof(cb->workers[i].totals));
+			totals[v] += cb->slots[i].totals[v];
+		memset(cb->slots[i].totals, 0, sizeof(cb->slots[i].totals));
 	}
 	return 0;
 }
@@ -132,11 +147,10 @@ static void cpu_destroy(struct gh_backend *b)
 	pthread_cond_broadcast(&cb->work_ready);
 	pthread_mutex_unlock(&cb->lock);
 	for (int i = 0; i < started; i++)
-		pthread_join(cb->workers[i].thread, NULL);
+		pthread_join(cb->workers[i], NULL);
 	for (int i = 0; cb->slots && i < cb->n_slots; i++)
-		free(cb->slots[i]);
+		free(cb->slots[i].chunk.data);
 	free(cb->slots);
-	free(cb->slot_len);
 	free(cb->free_list);
 	free(cb->queue);
 	free(cb->workers);
@@ -146,18 +160,11 @@ static void cpu_destroy(struct gh_backend *b)
 	free(cb);
 }
 
-static int online_cores(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
 struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len)
 {
 	struct cpu_backend *cb = calloc(1, sizeof(*cb));
-	int threads = opts->threads ? opts->threads : online_cores();
+	int threads = opts->threads;
 	int err;
 
 	if (!cb)
@@ -168,31 +175,28 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 	cb->base.name = "cpu";
 	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_CPU_CHUNK_DEFAULT;
+	cb->base.begin = cpu_begin;
 	cb->base.acquire = cpu_acquire;
 	cb->base.submit = cpu_submit;
 	cb->base.finish = cpu_finish;
 	cb->base.destroy = cpu_destroy;
-	cb->acquired = -1;
 
-	cb->n_slots = 2 * threads;
+	cb->n_slots = 2 * threads + gh_options_readers(opts);
 	cb->slots = calloc((size_t)cb->n_slots, sizeof(*cb->slots));
-	cb->slot_len = calloc((size_t)cb->n_slots, sizeof(*cb->slot_len));
 	cb->free_list = calloc((size_t)cb->n_slots, sizeof(*cb->free_list));
 	cb->queue = calloc((size_t)cb->n_slots, sizeof(*cb->queue));
 	cb->workers = calloc((size_t)threads, sizeof(*cb->workers));
-	if (!cb->slots || !cb->slot_len || !cb->free_list || !cb->queue ||
-	    !cb->workers)
+	if (!cb->slots || !cb->free_list || !cb->queue || !cb->workers)
 		goto oom;
 	for (int i = 0; i < cb->n_slots; i++) {
-		cb->slots[i] = malloc(cb->base.chunk_bytes);
-		if (!cb->slots[i])
+		cb->slots[i].chunk.slot = i;
+		cb->slots[i].chunk.data = malloc(cb->base.chunk_bytes);
+		if (!cb->slots[i].chunk.data)
 			goto oom;
 		cb->free_list[cb->n_free++] = i;
 	}
 	for (int i = 0; i < threads; i++) {
-		cb->workers[i].cb = cb;
-		err = pthread_create(&cb->workers[i].thread, NULL, worker_main,
-				     &cb->workers[i]);
+		err = pthread_create(&cb->workers[i], NULL, worker_main, cb);
 		if (err) {
 			snprintf(why, why_len, "cannot start a thread: %s",
 				 strerror(err));
@@ -207,9 +211,9 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 		 (unsigned long long)cb->base.chunk_bytes, cb->n_slots);
 	return &cb->base;
 oom:
-	snprintf(why, why_len, "out of memory for %d chunks of %llu bytes",
-		 2 * threads, (unsigned long long)(opts->chunk_bytes ?
-			opts->chunk_bytes : GH_CPU_CHUNK_DEFAULT));
+	snprintf(why, why_len, "out of memory for chunks of %llu bytes",
+		 (unsigned long long)(opts->chunk_bytes ? opts->chunk_bytes
+							: GH_CPU_CHUNK_DEFAULT));
 	if (cb)
 		cpu_destroy(&cb->base);
 	return NULL;

@@ -1,16 +1,20 @@
 /* backend_gpu.c - counting on a CUDA device: pinned ring, streams, events
  *
- * The ring holds two chunks per stream, each a pinned host buffer with a
- * device buffer of its own.  submit() queues, on the chunk's stream, the
- * copy to the device, the kernel and an event; acquire() hands a chunk back
- * to the reader only once its event has completed.  So while the reader
- * fills chunk k, chunk k-1 is being copied and k-2 counted, on different
- * streams.  All kernels add into one array of 256 64-bit totals on the
- * device, which comes back once, in finish(), and is then zeroed.
+ * The ring holds two chunks per stream plus one per reader thread, each a
+ * pinned host buffer with a device buffer of its own, on a stream of its
+ * own (chunk i on stream i mod streams).  submit() queues on that stream
+ * the copy to the device, the kernel and an event, and puts the chunk at
+ * the back of the free queue; acquire() takes the oldest chunk from the
+ * front and waits for its event, so a chunk is refilled only once it has
+ * been counted.  While readers fill some chunks, others are being copied
+ * and counted, on different streams.  All kernels add into one array of
+ * 256 64-bit totals on the device, which comes back once, in finish(), and
+ * is then zeroed.
  *
- * Every CUDA call is checked; a failure is written into b->error and
- * returned, never printed or exited on here.
+ * Every CUDA call is checked; a failure is written into b->error (the
+ * first one wins) and returned, never printed or exited on here.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,7 @@
 #define GH_GPU_STREAMS_DEFAULT 2
 
 struct gpu_chunk {
-	unsigned char *host;        /* pinned */
+	struct gh_chunk chunk;      /* what readers see: the pinned buffer */
 	unsigned char *dev;
 	cudaStream_t stream;        /* borrowed from the stream list */
 	cudaEvent_t counted;        /* recorded after the chunk's kernel */
@@ -42,18 +46,29 @@ struct gpu_backend {
 	cudaStream_t *streams;
 	int n_chunks;
 	struct gpu_chunk *chunks;
-	int next;                   /* the chunk acquire() hands out next */
+	pthread_mutex_t lock;       /* guards the free queue and error */
+	pthread_cond_t chunk_free;
+	int *free_queue;            /* chunk indices, oldest use first */
+	int q_head, q_len;
+	int failed;
 	unsigned long long *d_totals;
 };
 
 _Static_assert(sizeof(unsigned long long) == sizeof(uint64_t),
 	       "device totals are 64-bit");
 
-/* Records why a CUDA call failed; returns -1 for the caller to pass up. */
+/* Records why a CUDA call failed (the first failure of any thread wins);
+ * returns -1 for the caller to pass up. */
 static int cuda_failed(struct gh_backend *b, const char *what, cudaError_t err)
 {
-	snprintf(b->error, sizeof(b->error), "CUDA error in %s: %s", what,
-		 cudaGetErrorString(err));
+	struct gpu_backend *gb = (struct gpu_backend *)b;
+
+	pthread_mutex_lock(&gb->lock);
+	if (!gb->failed)
+		snprintf(b->error, sizeof(b->error), "CUDA error in %s: %s",
+			 what, cudaGetErrorString(err));
+	gb->failed = 1;
+	pthread_mutex_unlock(&gb->lock);
 	return -1;
 }
 
@@ -72,29 +87,65 @@ static int wait_chunk(struct gpu_backend *gb, struct gpu_chunk *c)
 	return 0;
 }
 
-static unsigned char *gpu_acquire(struct gh_backend *b)
+static void release(struct gpu_backend *gb, struct gpu_chunk *c)
 {
-	struct gpu_backend *gb = (struct gpu_backend *)b;
-	struct gpu_chunk *c = &gb->chunks[gb->next];
-
-	return wait_chunk(gb, c) ? NULL : c->host;
+	pthread_mutex_lock(&gb->lock);
+	gb->free_queue[(gb->q_head + gb->q_len) % gb->n_chunks] = c->chunk.slot;
+	gb->q_len++;
+	pthread_cond_signal(&gb->chunk_free);
+	pthread_mutex_unlock(&gb->lock);
 }
 
-static int gpu_submit(struct gh_backend *b, uint64_t len)
+static void gpu_begin(struct gh_backend *b, int readers)
+{
+	(void)b;
+	(void)readers;          /* the ring is sized for the most readers */
+}
+
+static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
-	struct gpu_chunk *c = &gb->chunks[gb->next];
+	struct gpu_chunk *c;
 
-	if (len == 0)
-		return 0;           /* the chunk stays next, unused */
-	gb->next = (gb->next + 1) % gb->n_chunks;
-	CHECK(b, cudaMemcpyAsync(c->dev, c->host, len, cudaMemcpyHostToDevice,
-				 c->stream));
-	CHECK(b, gh_kernel_histogram(c->dev, len, gb->d_totals, gb->max_blocks,
-				     c->stream));
-	CHECK(b, cudaEventRecord(c->counted, c->stream));
-	c->in_flight = 1;
-	return 0;
+	pthread_mutex_lock(&gb->lock);
+	while (!gb->q_len)
+		pthread_cond_wait(&gb->chunk_free, &gb->lock);
+	c = &gb->chunks[gb->free_queue[gb->q_head]];
+	gb->q_head = (gb->q_head + 1) % gb->n_chunks;
+	gb->q_len--;
+	pthread_mutex_unlock(&gb->lock);
+
+	if (wait_chunk(gb, c)) {
+		release(gb, c);
+		return NULL;
+	}
+	return &c->chunk;
+}
+
+static int gpu_submit(struct gh_backend *b, struct gh_chunk *chunk,
+		      uint64_t len)
+{
+	struct gpu_backend *gb = (struct gpu_backend *)b;
+	struct gpu_chunk *c = &gb->chunks[chunk->slot];
+	cudaError_t err = cudaSuccess;
+	const char *what = NULL;
+
+	if (len) {
+		if ((err = cudaMemcpyAsync(c->dev, chunk->data, len,
+					   cudaMemcpyHostToDevice,
+					   c->stream)) != cudaSuccess)
+			what = "cudaMemcpyAsync";
+		else if ((err = gh_kernel_histogram(c->dev, len, gb->d_totals,
+						    gb->max_blocks,
+						    c->stream)) != cudaSuccess)
+			what = "the histogram kernel's launch";
+		else if ((err = cudaEventRecord(c->counted,
+						c->stream)) != cudaSuccess)
+			what = "cudaEventRecord";
+		c->in_flight = 1;
+	}
+	release(gb, c);
+	return what ? cuda_failed(b, what, err) : 0;
 }
 
 static int gpu_finish(struct gh_backend *b, uint64_t totals[256])
@@ -106,7 +157,7 @@ static int gpu_finish(struct gh_backend *b, uint64_t totals[256])
 	for (int i = 0; i < gb->n_chunks; i++)
 		if (wait_chunk(gb, &gb->chunks[i]))
 			failed = 1;
-	if (failed)
+	if (failed || gb->failed)
 		return -1;
 	CHECK(b, cudaMemcpy(totals, gb->d_totals, 256 * sizeof(uint64_t),
 			    cudaMemcpyDeviceToHost));
@@ -126,7 +177,7 @@ static void gpu_destroy(struct gh_backend *b)
 			cudaEventSynchronize(c->counted);
 		if (c->counted)
 			cudaEventDestroy(c->counted);
-		cudaFreeHost(c->host);
+		cudaFreeHost(c->chunk.data);
 		cudaFree(c->dev);
 	}
 	for (int i = 0; gb->streams && i < gb->n_streams; i++)
@@ -134,7 +185,10 @@ static void gpu_destroy(struct gh_backend *b)
 			cudaStreamDestroy(gb->streams[i]);
 	cudaFree(gb->d_totals);
 	free(gb->chunks);
+	free(gb->free_queue);
 	free(gb->streams);
+	pthread_mutex_destroy(&gb->lock);
+	pthread_cond_destroy(&gb->chunk_free);
 	free(gb);
 }
 
@@ -145,7 +199,8 @@ static int gpu_setup(struct gpu_backend *gb)
 
 	gb->streams = calloc((size_t)gb->n_streams, sizeof(*gb->streams));
 	gb->chunks = calloc((size_t)gb->n_chunks, sizeof(*gb->chunks));
-	if (!gb->streams || !gb->chunks) {
+	gb->free_queue = calloc((size_t)gb->n_chunks, sizeof(*gb->free_queue));
+	if (!gb->streams || !gb->chunks || !gb->free_queue) {
 		snprintf(b->error, sizeof(b->error), "out of host memory");
 		return -1;
 	}
@@ -155,8 +210,10 @@ static int gpu_setup(struct gpu_backend *gb)
 	for (int i = 0; i < gb->n_chunks; i++) {
 		struct gpu_chunk *c = &gb->chunks[i];
 
+		c->chunk.slot = i;
 		c->stream = gb->streams[i % gb->n_streams];
-		CHECK(b, cudaMallocHost((void **)&c->host, b->chunk_bytes));
+		gb->free_queue[gb->q_len++] = i;
+		CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
 		CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
 		CHECK(b, cudaEventCreateWithFlags(&c->counted,
 						  cudaEventDisableTiming));
@@ -201,9 +258,12 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 		snprintf(why, why_len, "out of host memory");
 		return NULL;
 	}
+	pthread_mutex_init(&gb->lock, NULL);
+	pthread_cond_init(&gb->chunk_free, NULL);
 	gb->base.name = "gpu";
 	gb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_GPU_CHUNK_DEFAULT;
+	gb->base.begin = gpu_begin;
 	gb->base.acquire = gpu_acquire;
 	gb->base.submit = gpu_submit;
 	gb->base.finish = gpu_finish;
@@ -211,7 +271,7 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 	gb->device = opts->device;
 	gb->max_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
 	gb->n_streams = opts->streams ? opts->streams : GH_GPU_STREAMS_DEFAULT;
-	gb->n_chunks = 2 * gb->n_streams;
+	gb->n_chunks = 2 * gb->n_streams + gh_options_readers(opts);
 	if (gpu_setup(gb)) {
 		snprintf(why, why_len, "device %d: %.200s", opts->device,
 			 gb->base.error);
@@ -219,9 +279,10 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 		return NULL;
 	}
 	snprintf(gb->base.detail, sizeof(gb->base.detail),
-		 "gpu backend, device %d (%.64s, %d SMs), %d stream%s, %d chunks of %llu bytes, grid %d x %d",
+		 "gpu backend, device %d (%.64s, %d SMs), %d stream%s, %d readers, %d chunks of %llu bytes, grid %d x %d",
 		 gb->device, prop.name, prop.multiProcessorCount,
-		 gb->n_streams, gb->n_streams == 1 ? "" : "s", gb->n_chunks,
+		 gb->n_streams, gb->n_streams == 1 ? "" : "s",
+		 gh_options_readers(opts), gb->n_chunks,
 		 (unsigned long long)gb->base.chunk_bytes, gb->max_blocks,
 		 GH_KERNEL_BLOCK_THREADS);
 	return &gb->base;

@@ -5,12 +5,16 @@
  *	input source -> chunks -> backend (GPU or CPU) -> 256 totals
  *		-> view -> report
  *
- * Input sources (source.c) read files or stdin in order, decoding gzip
- * (gunzip.c) when the first two bytes say so.  They write straight into
- * chunks that the backend owns: pinned host memory for the GPU backend,
- * plain memory for the CPU one.  A chunk is handed back with submit() and
- * counted asynchronously while the reader fills the next one; the backend
- * keeps a ring of them (two per CPU thread; two per CUDA stream), so memory
+ * Input sources (source.c) open files or stdin in order and recognise gzip
+ * (gunzip.c) by its first two bytes.  The pipeline (pipeline.c) moves each
+ * input into chunks that the backend owns: pinned host memory for the GPU
+ * backend, plain memory for the CPU one, so readers write straight into
+ * them.  A plain regular file is read by --threads readers at once (pread
+ * at chunk offsets; order does not matter to a histogram); pipes and gzip
+ * are read in order by one.  A chunk handed back with submit() is counted
+ * asynchronously while readers fill the next ones: on the GPU, copy and
+ * kernel on one of several CUDA streams; on the CPU, by a worker pool or by
+ * the readers themselves.  The ring of chunks is allocated once, so memory
  * is that ring and a decoder's buffers, never the input's size.
  *
  * Counters.  Every input is counted into 256 unsigned 64-bit totals (on
@@ -35,65 +39,13 @@
 #include "merge.h"
 #include "msg.h"
 #include "options.h"
+#include "pipeline.h"
 #include "progress.h"
 #include "report.h"
-#include "source.h"
 #include "view.h"
 
 /* Inputs at least this large (or of unknown size) repay starting a GPU. */
 #define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
-
-/* The state of one run, in one place. */
-struct gh_run {
-	const struct gh_options *opts;
-	struct gh_backend *backend;
-	struct gh_progress progress;
-	uint64_t bytes_done;        /* all inputs so far, for -v and the meter */
-};
-
-/* Counts one input into totals; -1 (message printed) when it failed. */
-static int count_input(struct gh_run *run, const char *name,
-		       uint64_t totals[256])
-{
-	struct gh_backend *b = run->backend;
-	struct gh_source *src;
-	int ret = 0;
-
-	src = gh_source_open(name, run->opts->raw);
-	if (!src)
-		return -1;
-	for (;;) {
-		unsigned char *chunk = b->acquire(b);
-		int64_t got;
-
-		if (!chunk) {
-			gh_msg("%s: %s", name, b->error);
-			ret = -1;
-			break;
-		}
-		got = gh_source_fill(src, chunk, b->chunk_bytes);
-		if (b->submit(b, got > 0 ? (uint64_t)got : 0)) {
-			gh_msg("%s: %s", name, b->error);
-			ret = -1;
-			break;
-		}
-		if (got <= 0) {
-			ret = (int)(got < 0 ? -1 : 0);
-			break;
-		}
-		run->bytes_done += (uint64_t)got;
-		gh_progress_update(&run->progress, name, run->bytes_done,
-				   gh_source_consumed(src),
-				   gh_source_size(src));
-	}
-	if (b->finish(b, totals)) {
-		gh_msg("%s: %s", name, b->error);
-		ret = -1;
-	}
-	if (gh_source_close(src))
-		ret = -1;
-	return ret;
-}
 
 /* Whether the operands are worth a GPU: unknown sizes count as large. */
 static int large_input(const struct gh_options *opts)
@@ -179,7 +131,7 @@ int main(int argc, char **argv)
 		if (opts.merge)
 			ret = gh_merge_read(name, totals);
 		else
-			ret = count_input(&run, name, totals);
+			ret = gh_count_input(&run, name, totals);
 		if (ret) {
 			status = EXIT_FAILURE;
 			continue;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "msg.h"
@@ -64,7 +65,7 @@ static void print_help(void)
 "      --device=N         the CUDA device to use (default 0)\n"
 "      --chunk-size=SIZE  bytes per chunk; suffixes k, M, G (max 2G)\n"
 "      --streams=N        CUDA streams in flight (GPU backend)\n"
-"      --threads=N        counting threads (CPU backend; default: all cores)\n"
+"      --threads=N        reader and counting threads (default: all cores)\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version (with -v: CUDA and devices)\n"
@@ -97,6 +98,7 @@ static long parse_int(const char *arg, long lo, long hi)
 static uint64_t parse_size(const char *arg)
 {
 	unsigned long long v;
+	unsigned shift = 0;
 	char *end;
 
 	if (*arg < '0' || *arg > '9')
@@ -106,10 +108,13 @@ static uint64_t parse_size(const char *arg)
 	if (errno)
 		return 0;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	}
+	if (v > ULLONG_MAX >> shift)
+		return 0;               /* would wrap to a small, valid size */
+	v <<= shift;
 	if (*end == 'i' && end[1] == 'B')
 		end += 2;
 	else if (*end == 'B')
@@ -130,6 +135,18 @@ static int set_view(struct gh_options *opts, enum gh_view_kind view,
 	return 0;
 }
 
+static int online_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+int gh_options_readers(const struct gh_options *opts)
+{
+	return opts->threads < GH_READERS_MAX ? opts->threads : GH_READERS_MAX;
+}
+
 enum gh_parse_result gh_options_parse(int argc, char **argv,
 				      struct gh_options *opts)
 {
@@ -141,6 +158,9 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->width = 4;
+	/* getopt names the program by argv[0]: make its messages read
+	 * "gpuhist: ..." like all the others, however it was invoked. */
+	argv[0] = GH_PROGNAME;
 
 	while ((c = getopt_long(argc, argv, "w:ibcf:vhV", long_options,
 				NULL)) != -1) {
@@ -262,6 +282,8 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		gh_print_version(opts->verbose);
 		return GH_PARSE_EXIT_OK;
 	}
+	if (!opts->threads)
+		opts->threads = online_cores();
 	if (optind < argc) {
 		opts->operands = argv + optind;
 		opts->n_operands = argc - optind;

@@ -23,7 +23,7 @@ struct gh_options {
 	int device;
 	uint64_t chunk_bytes;       /* 0: the backend's default */
 	int streams;                /* 0: the GPU backend's default */
-	int threads;                /* 0: all online cores */
+	int threads;                /* counting threads; all online cores */
 	char **operands;            /* never empty: "-" when none given */
 	int n_operands;
 };
@@ -32,6 +32,10 @@ struct gh_options {
 #define GH_CHUNK_MAX ((uint64_t)1 << 31)
 
 enum gh_parse_result { GH_PARSE_RUN, GH_PARSE_EXIT_OK, GH_PARSE_USAGE };
+
+/* Reader threads for a regular file: --threads, at most GH_READERS_MAX. */
+#define GH_READERS_MAX 16
+int gh_options_readers(const struct gh_options *opts);
 
 /* Fills opts; prints --help/--version itself (GH_PARSE_EXIT_OK) and usage
  * errors with a hint (GH_PARSE_USAGE). */

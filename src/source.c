@@ -21,6 +21,8 @@ struct gh_source {
 	int fd;
 	bool is_stdin;
 	uint64_t size;              /* st_size of a regular file, else 0 */
+	bool regular;               /* a regular file: pread() works */
+	off_t start;                /* where the input began in the file */
 	uint64_t consumed;          /* raw bytes read (plain input) */
 	unsigned char peek[2];      /* bytes read while looking for gzip */
 	unsigned peek_len;
@@ -81,6 +83,8 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 		goto fail;
 	}
 	if (S_ISREG(st.st_mode)) {
+		src->start = lseek(src->fd, 0, SEEK_CUR);
+		src->regular = src->start >= 0;
 		src->size = (uint64_t)st.st_size;
 		posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
@@ -137,6 +141,33 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 	}
 	src->consumed += (uint64_t)n;
 	return (int64_t)head + n;
+}
+
+bool gh_source_can_pread(const struct gh_source *src)
+{
+	return src->regular && !src->gz;
+}
+
+int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
+			uint64_t cap, uint64_t offset)
+{
+	uint64_t done = 0;
+
+	while (done < cap) {
+		size_t want = cap - done > (1u << 30) ? (1u << 30) : cap - done;
+		ssize_t n = pread(src->fd, buf + done, want,
+				  src->start + (off_t)(offset + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
 }
 
 uint64_t gh_source_size(const struct gh_source *src)

@@ -16,6 +16,16 @@ struct gh_source *gh_source_open(const char *name, bool raw);
  * printing "gpuhist: NAME: reason". */
 int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap);
 
+/* Whether the input is plain bytes in a regular file, which several
+ * threads can read at once with gh_source_pread(). */
+bool gh_source_can_pread(const struct gh_source *src);
+
+/* Like gh_source_fill(), but from byte `offset` of the input, safe to call
+ * from several threads at once, and silent: -1 leaves errno for the caller
+ * to report once. */
+int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
+			uint64_t cap, uint64_t offset);
+
 /* Size on disk when known (a regular file), else 0; and how much of it has
  * been read so far, for the progress meter. */
 uint64_t gh_source_size(const struct gh_source *src);
