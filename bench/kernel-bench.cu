@@ -1,0 +1,215 @@
+/* kernel-bench.cu - the histogram kernel against NVIDIA CUB and the textbook
+ * kernel, on 1 GiB already on the device, three shapes, timed with events.
+ *
+ * Prints one row per shape and kernel: milliseconds (median of 20 after a
+ * warm-up), GB/s of input, and the ratio to CUB's
+ * DeviceHistogram::HistogramEven (256 bins).  The device-to-device copy of
+ * the same buffer is the memory ceiling (bytes read + written).  Every
+ * kernel's totals are checked against a CPU count before it is timed.
+ * Usage: kernel-bench [MiB]   (default 1024)
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cub/device/device_histogram.cuh>
+
+#include "gh_kernel.h"
+
+#define CHECK(call) do {                                                  \
+		cudaError_t err_ = (call);                                \
+		if (err_ != cudaSuccess) {                                \
+			fprintf(stderr, "kernel-bench: %s: %s\n", #call,  \
+				cudaGetErrorString(err_));                \
+			exit(1);                                          \
+		}                                                         \
+	} while (0)
+
+/* The textbook's privatized kernel with aggregation of runs (Hwu, Kirk and
+ * El Hajj, Programming Massively Parallel Processors, ch. 9), widened from
+ * letter buckets to 256 byte bins: interleaved byte loads, one private
+ * histogram per block, one atomic per run of equal values. */
+__global__ void textbook_kernel(const unsigned char *data, uint64_t len,
+				unsigned long long *histo)
+{
+	__shared__ unsigned histo_s[256];
+
+	for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
+		histo_s[b] = 0;
+	__syncthreads();
+	unsigned accumulator = 0;
+	int prev_bin = -1;
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < len; i += (uint64_t)blockDim.x * gridDim.x) {
+		int bin = data[i];
+		if (bin == prev_bin) {
+			accumulator++;
+		} else {
+			if (accumulator > 0)
+				atomicAdd(&histo_s[prev_bin], accumulator);
+			accumulator = 1;
+			prev_bin = bin;
+		}
+	}
+	if (accumulator > 0)
+		atomicAdd(&histo_s[prev_bin], accumulator);
+	__syncthreads();
+	for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
+		if (histo_s[b])
+			atomicAdd(&histo[b], (unsigned long long)histo_s[b]);
+}
+
+static void fill(unsigned char *p, size_t n, int shape)
+{
+	static const char *paths[] = { "/", "/index.html", "/api/v1/items",
+				       "/static/app.js", "/login" };
+	uint64_t x = 88172645463325252ull;
+	size_t i = 0;
+
+	if (shape == 1) {
+		memset(p, 'a', n);
+		return;
+	}
+	while (i < n) {
+		char line[256];
+		int len;
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		if (shape == 0) {
+			p[i++] = (unsigned char)x;
+			continue;
+		}
+		len = snprintf(line, sizeof(line),
+			       "%u.%u.%u.%u - - [22/Nov/2026:03:%02u:%02u +0000] \"GET %s HTTP/1.1\" %u %u \"-\" \"Mozilla/5.0\"\n",
+			       (unsigned)(x & 255), (unsigned)(x >> 8 & 255),
+			       (unsigned)(x >> 16 & 255), (unsigned)(x >> 24 & 255),
+			       (unsigned)(x >> 32 % 60) % 60, (unsigned)(x >> 40) % 60,
+			       paths[(x >> 48) % 5], (x >> 52) % 7 ? 200u : 404u,
+			       (unsigned)(x >> 20) % 100000);
+		for (int k = 0; k < len && i < n; k++)
+			p[i++] = (unsigned char)line[k];
+	}
+}
+
+struct timer {
+	cudaEvent_t start, stop;
+};
+
+/* Median milliseconds of reps runs of fn. */
+template <typename F> static float median_ms(struct timer *t, int reps, F fn)
+{
+	std::vector<float> ms;
+
+	fn();                                   /* warm-up */
+	CHECK(cudaDeviceSynchronize());
+	for (int r = 0; r < reps; r++) {
+		float m;
+
+		CHECK(cudaEventRecord(t->start));
+		fn();
+		CHECK(cudaEventRecord(t->stop));
+		CHECK(cudaEventSynchronize(t->stop));
+		CHECK(cudaEventElapsedTime(&m, t->start, t->stop));
+		ms.push_back(m);
+	}
+	std::sort(ms.begin(), ms.end());
+	return ms[ms.size() / 2];
+}
+
+int main(int argc, char **argv)
+{
+	static const char *shape_name[] = { "random", "repeated", "log" };
+	size_t bytes = (size_t)(argc > 1 ? atoi(argv[1]) : 1024) << 20;
+	unsigned char *host, *dev, *dev2;
+	unsigned long long *d_totals;
+	int *d_cub_hist;
+	void *d_temp = NULL;
+	size_t temp_bytes = 0;
+	struct cudaDeviceProp prop;
+	struct timer t;
+	int per_sm, max_blocks;
+
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	CHECK(gh_kernel_blocks_per_sm(&per_sm));
+	max_blocks = prop.multiProcessorCount * per_sm;
+	host = (unsigned char *)malloc(bytes);
+	CHECK(cudaMalloc(&dev, bytes));
+	CHECK(cudaMalloc(&dev2, bytes));
+	CHECK(cudaMalloc(&d_totals, 256 * sizeof(*d_totals)));
+	CHECK(cudaMalloc(&d_cub_hist, 256 * sizeof(int)));
+	CHECK(cudaEventCreate(&t.start));
+	CHECK(cudaEventCreate(&t.stop));
+	/* CUB's sample count is an int: at most 2 GiB - 1. */
+	CHECK(cub::DeviceHistogram::HistogramEven(d_temp, temp_bytes, dev,
+		d_cub_hist, 257, 0, 256, (int)bytes));
+	CHECK(cudaMalloc(&d_temp, temp_bytes));
+
+	printf("# %s, %d SMs, %zu MiB, grid %d x %d\n", prop.name,
+	       prop.multiProcessorCount, bytes >> 20, max_blocks,
+	       GH_KERNEL_BLOCK_THREADS);
+	float copy_ms = median_ms(&t, 20, [&] {
+		CHECK(cudaMemcpyAsync(dev2, dev, bytes, cudaMemcpyDeviceToDevice));
+	});
+	double ceiling = 2.0 * bytes / copy_ms / 1e6;
+	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (read+written; the ceiling)\n",
+	       "-", "d2d-copy", copy_ms, ceiling);
+
+	for (int shape = 0; shape < 3; shape++) {
+		uint64_t want[256] = { 0 };
+		unsigned long long got[256];
+		int cub_got[256];
+
+		fill(host, bytes, shape);
+		for (size_t i = 0; i < bytes; i++)
+			want[host[i]]++;
+		CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+
+		auto ours = [&] {
+			CHECK(gh_kernel_histogram(dev, bytes, d_totals, max_blocks, 0));
+		};
+		auto textbook = [&] {
+			textbook_kernel<<<max_blocks, GH_KERNEL_BLOCK_THREADS>>>(
+				dev, bytes, d_totals);
+			CHECK(cudaGetLastError());
+		};
+		auto cub_hist = [&] {
+			CHECK(cub::DeviceHistogram::HistogramEven(d_temp,
+				temp_bytes, dev, d_cub_hist, 257, 0, 256,
+				(int)bytes));
+		};
+		/* Check each once from zeroed totals before timing it. */
+		const char *bad = NULL;
+		CHECK(cudaMemset(d_totals, 0, 256 * 8));
+		ours();
+		CHECK(cudaMemcpy(got, d_totals, sizeof(got), cudaMemcpyDeviceToHost));
+		for (int v = 0; v < 256; v++) if (got[v] != want[v]) bad = "gpuhist";
+		CHECK(cudaMemset(d_totals, 0, 256 * 8));
+		textbook();
+		CHECK(cudaMemcpy(got, d_totals, sizeof(got), cudaMemcpyDeviceToHost));
+		for (int v = 0; v < 256; v++) if (got[v] != want[v]) bad = "textbook";
+		cub_hist();
+		CHECK(cudaMemcpy(cub_got, d_cub_hist, sizeof(cub_got), cudaMemcpyDeviceToHost));
+		for (int v = 0; v < 256; v++) if ((uint64_t)cub_got[v] != want[v]) bad = "cub";
+		if (bad) {
+			printf("kernel-bench: %s: %s kernel miscounted\n",
+			       shape_name[shape], bad);
+			return 1;
+		}
+
+		float cub_ms = median_ms(&t, 20, cub_hist);
+		float our_ms = median_ms(&t, 20, ours);
+		float tb_ms = median_ms(&t, 20, textbook);
+		printf("%-9s %-9s %8.3f ms %8.1f GB/s  %5.2fx CUB  %5.2fx ceiling\n",
+		       shape_name[shape], "gpuhist", our_ms, bytes / our_ms / 1e6,
+		       cub_ms / our_ms, bytes / our_ms / 1e6 / ceiling);
+		printf("%-9s %-9s %8.3f ms %8.1f GB/s  %5.2fx CUB  (gpuhist is %.2fx it)\n",
+		       shape_name[shape], "cub", cub_ms, bytes / cub_ms / 1e6, 1.0,
+		       cub_ms / our_ms);
+		printf("%-9s %-9s %8.3f ms %8.1f GB/s  %5.2fx CUB  (gpuhist is %.2fx it)\n",
+		       shape_name[shape], "textbook", tb_ms, bytes / tb_ms / 1e6,
+		       cub_ms / tb_ms, tb_ms / our_ms);
+	}
+	return 0;
+}
