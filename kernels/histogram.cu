@@ -21,6 +21,9 @@
 
 #define WARPS_PER_BLOCK (GH_KERNEL_BLOCK_THREADS / 32)
 #define LOADS_IN_FLIGHT 4
+/* Each private copy's row is padded by one word, so that the same bin in
+ * different copies falls in different shared-memory banks. */
+#define BIN_ROW 257
 
 static_assert(GH_KERNEL_BLOCK_THREADS % 32 == 0, "whole warps only");
 static_assert(sizeof(unsigned long long) == 8, "64-bit totals");
@@ -32,48 +35,84 @@ struct run {
 	unsigned length;    /* how many times in a row */
 };
 
-__device__ __forceinline__ void add_byte(unsigned *bins, struct run *r,
-					 unsigned value)
+/* Adds length x value to the run, or flushes the run and starts anew. */
+__device__ __forceinline__ void add_run(unsigned *bins, struct run *r,
+					unsigned value, unsigned length)
 {
 	if (value == r->value) {
-		r->length++;
+		r->length += length;
 		return;
 	}
 	if (r->length)
 		atomicAdd_block(&bins[r->value], r->length);
 	r->value = value;
-	r->length = 1;
+	r->length = length;
 }
 
-__device__ __forceinline__ void count_word(unsigned *bins, struct run *r,
-					   unsigned word)
+__device__ __forceinline__ void count_word_runs(unsigned *bins, struct run *r,
+						unsigned word)
 {
-	add_byte(bins, r, word & 0xff);
-	add_byte(bins, r, (word >> 8) & 0xff);
-	add_byte(bins, r, (word >> 16) & 0xff);
-	add_byte(bins, r, word >> 24);
+	add_run(bins, r, word & 0xff, 1);
+	add_run(bins, r, (word >> 8) & 0xff, 1);
+	add_run(bins, r, (word >> 16) & 0xff, 1);
+	add_run(bins, r, word >> 24, 1);
 }
 
+__device__ __forceinline__ void count_word(unsigned *bins, unsigned word)
+{
+	atomicAdd_block(&bins[word & 0xff], 1);
+	atomicAdd_block(&bins[(word >> 8) & 0xff], 1);
+	atomicAdd_block(&bins[(word >> 16) & 0xff], 1);
+	atomicAdd_block(&bins[word >> 24], 1);
+}
+
+/*
+ * Sixteen bytes.  BYTE_RUNS: the textbook's aggregation, byte by byte.
+ * Otherwise runs are followed a whole vector at a time: sixteen equal bytes
+ * extend the register run with no atomic at all (so a file of one byte
+ * value costs one atomic per thread), and any other vector is counted with
+ * one atomic per byte and no per-byte branches.
+ */
+template <bool BYTE_RUNS>
 __device__ __forceinline__ void count_vec(unsigned *bins, struct run *r,
 					  uint4 v)
 {
-	count_word(bins, r, v.x);
-	count_word(bins, r, v.y);
-	count_word(bins, r, v.z);
-	count_word(bins, r, v.w);
+	if (BYTE_RUNS) {
+		count_word_runs(bins, r, v.x);
+		count_word_runs(bins, r, v.y);
+		count_word_runs(bins, r, v.z);
+		count_word_runs(bins, r, v.w);
+		return;
+	}
+	if (v.x == v.y && v.x == v.z && v.x == v.w &&
+	    v.x == (v.x & 0xff) * 0x01010101u) {
+		add_run(bins, r, v.x & 0xff, 16);
+		return;
+	}
+	count_word(bins, v.x);
+	count_word(bins, v.y);
+	count_word(bins, v.z);
+	count_word(bins, v.w);
 }
 
+/*
+ * COPIES_PER_WARP private copies of the bins per warp (lane mod copies picks
+ * one): more copies, fewer lanes of a warp hitting the same counter at once
+ * on skewed text, but more shared memory to zero and flush.
+ */
+template <int COPIES_PER_WARP, bool BYTE_RUNS>
 __global__ void __launch_bounds__(GH_KERNEL_BLOCK_THREADS)
 histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 		 unsigned long long *__restrict__ totals)
 {
-	__shared__ unsigned bins[WARPS_PER_BLOCK][256];
-	unsigned *my_bins = bins[threadIdx.x / 32];
+	constexpr int copies = WARPS_PER_BLOCK * COPIES_PER_WARP;
+	__shared__ unsigned bins[copies * BIN_ROW];
+	unsigned *my_bins = &bins[((threadIdx.x / 32) * COPIES_PER_WARP +
+				   threadIdx.x % COPIES_PER_WARP) * BIN_ROW];
 	struct run r = { 0, 0 };
 
-	for (unsigned i = threadIdx.x; i < WARPS_PER_BLOCK * 256;
-	     i += blockDim.x)
-		(&bins[0][0])[i] = 0;
+	for (unsigned i = threadIdx.x; i < copies * BIN_ROW; i += blockDim.x)
+		bins[i] = 0;
 	__syncthreads();
 
 	/* Split data into an unaligned head, 16-byte vectors, and a tail. */
@@ -86,9 +125,9 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 
 	if (blockIdx.x == 0) {
 		if (threadIdx.x < head)
-			add_byte(my_bins, &r, data[threadIdx.x]);
+			add_run(my_bins, &r, data[threadIdx.x], 1);
 		if (tail_start + threadIdx.x < len)
-			add_byte(my_bins, &r, data[tail_start + threadIdx.x]);
+			add_run(my_bins, &r, data[tail_start + threadIdx.x], 1);
 	}
 
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -101,35 +140,30 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 			v[k] = __ldg(&vecs[i + k * stride]);
 #pragma unroll
 		for (int k = 0; k < LOADS_IN_FLIGHT; k++)
-			count_vec(my_bins, &r, v[k]);
+			count_vec<BYTE_RUNS>(my_bins, &r, v[k]);
 	}
 	for (; i < n_vecs; i += stride)
-		count_vec(my_bins, &r, __ldg(&vecs[i]));
+		count_vec<BYTE_RUNS>(my_bins, &r, __ldg(&vecs[i]));
 	if (r.length)
 		atomicAdd_block(&my_bins[r.value], r.length);
 	__syncthreads();
 
-	/* Flush: add the warps' copies, send only the non-zero bins. */
+	/* Flush: add the copies, send only the non-zero bins. */
 	for (unsigned b = threadIdx.x; b < 256; b += blockDim.x) {
 		unsigned long long sum = 0;
 #pragma unroll
-		for (int w = 0; w < WARPS_PER_BLOCK; w++)
-			sum += bins[w][b];
+		for (int c = 0; c < copies; c++)
+			sum += bins[c * BIN_ROW + b];
 		if (sum)
 			atomicAdd(&totals[b], sum);
 	}
 }
 
-extern "C" cudaError_t gh_kernel_blocks_per_sm(int *blocks)
-{
-	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-		blocks, histogram_kernel, GH_KERNEL_BLOCK_THREADS, 0);
-}
-
-extern "C" cudaError_t gh_kernel_histogram(const unsigned char *data,
-					   uint64_t len,
-					   unsigned long long *totals,
-					   int max_blocks, cudaStream_t stream)
+/* Launches one variant; the benchmark calls the others directly. */
+template <int COPIES_PER_WARP, bool BYTE_RUNS>
+static cudaError_t launch_histogram(const unsigned char *data, uint64_t len,
+				    unsigned long long *totals, int max_blocks,
+				    cudaStream_t stream)
 {
 	uint64_t want;
 	int blocks;
@@ -141,7 +175,33 @@ extern "C" cudaError_t gh_kernel_histogram(const unsigned char *data,
 	/* Enough blocks for one vector a thread, no more than fit at once. */
 	want = (len / 16 + GH_KERNEL_BLOCK_THREADS - 1) / GH_KERNEL_BLOCK_THREADS;
 	blocks = want < (uint64_t)max_blocks ? (int)(want ? want : 1) : max_blocks;
-	histogram_kernel<<<blocks, GH_KERNEL_BLOCK_THREADS, 0, stream>>>(
-		data, len, totals);
+	histogram_kernel<COPIES_PER_WARP, BYTE_RUNS>
+		<<<blocks, GH_KERNEL_BLOCK_THREADS, 0, stream>>>(data, len, totals);
 	return cudaGetLastError();
+}
+
+template <int COPIES_PER_WARP, bool BYTE_RUNS>
+static cudaError_t blocks_per_sm(int *blocks)
+{
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		blocks, histogram_kernel<COPIES_PER_WARP, BYTE_RUNS>,
+		GH_KERNEL_BLOCK_THREADS, 0);
+}
+
+/* The variant gpuhist runs (bench/kernel-bench times them all). */
+#define GH_COPIES_PER_WARP 1
+#define GH_BYTE_RUNS true
+
+extern "C" cudaError_t gh_kernel_blocks_per_sm(int *blocks)
+{
+	return blocks_per_sm<GH_COPIES_PER_WARP, GH_BYTE_RUNS>(blocks);
+}
+
+extern "C" cudaError_t gh_kernel_histogram(const unsigned char *data,
+					   uint64_t len,
+					   unsigned long long *totals,
+					   int max_blocks, cudaStream_t stream)
+{
+	return launch_histogram<GH_COPIES_PER_WARP, GH_BYTE_RUNS>(
+		data, len, totals, max_blocks, stream);
 }

@@ -85,15 +85,19 @@ static int close_stdout(void)
 	return -1;
 }
 
+/* What ran, and how fast: overall, and once the backend had started. */
 static void print_verbose_summary(const struct gh_run *run)
 {
-	double secs = gh_now() - run->progress.start;
+	double now = gh_now();
+	double secs = now - run->progress.start;
+	double streaming = now - run->backend_ready;
 
-	if (run->backend)
-		gh_msg("%s", run->backend->detail);
-	gh_msg("%llu bytes in %.3f s, %.2f GB/s",
+	gh_msg("%s, started in %.3f s", run->backend->detail,
+	       run->backend_ready - run->progress.start);
+	gh_msg("%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
 	       (unsigned long long)run->bytes_done, secs,
-	       secs > 0 ? (double)run->bytes_done / secs / 1e9 : 0.0);
+	       secs > 0 ? (double)run->bytes_done / secs / 1e9 : 0.0, streaming,
+	       streaming > 0 ? (double)run->bytes_done / streaming / 1e9 : 0.0);
 }
 
 int main(int argc, char **argv)
@@ -120,6 +124,7 @@ int main(int argc, char **argv)
 		run.backend = gh_backend_choose(&opts, large_input(&opts));
 		if (!run.backend)
 			return EXIT_FAILURE;
+		run.backend_ready = gh_now();
 	}
 
 	gh_report_begin(&report, stdout, &opts, &view);
