@@ -2,8 +2,10 @@
  *
  * A member ends at Z_STREAM_END (its CRC-32 and length already checked by
  * zlib); if bytes follow, they must be another member, exactly as
- * `gzip -dc` decodes concatenated files.  Anything else is an error, and so
- * is a stream that ends inside a member.
+ * `gzip -dc` decodes concatenated files, or zero bytes up to the end of the
+ * file, which gzip also takes as padding.  Anything else is an error (gzip
+ * only warns of "trailing garbage", but a count must not silently skip
+ * data), and so is a stream that ends inside a member.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,22 +49,58 @@ struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 	return g;
 }
 
-/* Refills the input buffer; 0 at end of file, -1 on a read error. */
+/* Refills the input buffer after the bytes not yet decoded; 0 at end of
+ * file, -1 on a read error. */
 static int refill(struct gh_gunzip *g)
 {
 	ssize_t n;
 
+	memmove(g->in, g->zs.next_in, g->zs.avail_in);
+	g->zs.next_in = g->in;
 	do
-		n = read(g->fd, g->in, sizeof(g->in));
+		n = read(g->fd, g->in + g->zs.avail_in,
+			 sizeof(g->in) - g->zs.avail_in);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
 	if (n == 0)
 		g->eof = 1;
-	g->zs.next_in = g->in;
-	g->zs.avail_in = (uInt)n;
+	g->zs.avail_in += (uInt)n;
 	g->consumed += (uint64_t)n;
 	return (int)(n > 0);
+}
+
+/* After a member: 1 when another one starts, 0 at the clean end (perhaps
+ * after zero padding), -1 on an error (*why set, or NULL for a read error). */
+static int next_member(struct gh_gunzip *g, const char **why)
+{
+	while (g->zs.avail_in < 2 && !g->eof)
+		if (refill(g) < 0)
+			return -1;
+	if (g->zs.avail_in == 0)
+		return 0;
+	if (g->zs.avail_in >= 2 && g->zs.next_in[0] == 0x1f &&
+	    g->zs.next_in[1] == 0x8b) {
+		if (inflateReset(&g->zs) != Z_OK) {
+			*why = "cannot restart the gzip decoder";
+			return -1;
+		}
+		return 1;
+	}
+	for (;;) {
+		while (g->zs.avail_in && *g->zs.next_in == 0) {
+			g->zs.next_in++;
+			g->zs.avail_in--;
+		}
+		if (g->zs.avail_in) {
+			*why = "trailing garbage after gzip data";
+			return -1;
+		}
+		if (g->eof)
+			return 0;
+		if (refill(g) < 0)
+			return -1;
+	}
 }
 
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
@@ -76,12 +114,12 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		if (g->zs.avail_in == 0 && !g->eof && refill(g) < 0)
 			return -1;
 		if (!g->in_member) {
-			if (g->zs.avail_in == 0)
-				break;          /* clean end after a member */
-			if (inflateReset(&g->zs) != Z_OK) {
-				*why = "cannot restart the gzip decoder";
+			int more = next_member(g, why);
+
+			if (more < 0)
 				return -1;
-			}
+			if (!more)
+				break;          /* clean end after a member */
 			g->in_member = 1;
 		}
 		if (g->zs.avail_in == 0 && g->eof) {

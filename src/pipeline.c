@@ -103,7 +103,11 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	read_chunks(&rd, 1);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	gh_source_pread_end(src, atomic_load(&rd.bytes));
 	run->bytes_done += atomic_load(&rd.bytes);
+	/* The other readers may have read it all: draw the meter once. */
+	gh_progress_update(&run->progress, name, run->bytes_done,
+			   atomic_load(&rd.bytes), gh_source_size(src));
 	return atomic_load(&rd.failed) ? -1 : 0;
 }
 

@@ -170,6 +170,12 @@ int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
 	return (int64_t)done;
 }
 
+void gh_source_pread_end(struct gh_source *src, uint64_t bytes)
+{
+	/* Nothing to report if it fails: the counts are complete already. */
+	(void)lseek(src->fd, src->start + (off_t)bytes, SEEK_SET);
+}
+
 uint64_t gh_source_size(const struct gh_source *src)
 {
 	return src->size;

@@ -26,6 +26,12 @@ bool gh_source_can_pread(const struct gh_source *src);
 int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
 			uint64_t cap, uint64_t offset);
 
+/* After reading with gh_source_pread(): puts the file offset just after the
+ * `bytes` counted, where sequential reads would have left it, so that a
+ * shared descriptor (stdin given as "- -", or to the shell's next command)
+ * goes on from there. */
+void gh_source_pread_end(struct gh_source *src, uint64_t bytes);
+
 /* Size on disk when known (a regular file), else 0; and how much of it has
  * been read so far, for the progress meter. */
 uint64_t gh_source_size(const struct gh_source *src);

@@ -68,3 +68,50 @@ have_gpu() {
 need_gpu() {
 	have_gpu || skip_all "no CUDA device"
 }
+
+# like DESCRIPTION TEXT ERE: passes when a line of TEXT matches the
+# extended regular expression.
+like() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		printf '%s\n' "$2" | head -10 | sed 's/^/# got: /'
+		printf '# expected a line matching: %s\n' "$3"
+	fi
+}
+
+# diag MESSAGE: a TAP comment, shown by the harness in the log.
+diag() { printf '# %s\n' "$*"; }
+
+# need_cmd NAME: skips the whole script when the command is missing.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip_all "$1 not found"
+}
+
+# oracle ARGS...: the independent Python oracle (t/oracle.py).
+oracle() { python3 "$T_SRCDIR/oracle.py" "$@"; }
+
+# gendata SEED BYTES: deterministic mixed test data on stdout (t/gendata.py).
+gendata() { python3 "$T_SRCDIR/gendata.py" "$@"; }
+
+# run_gh ARGS...: runs gpuhist with stdout in $TMP/out and stderr in
+# $TMP/err; the exit status is left in $rc, stderr's text in $err.
+run_gh() {
+	"$GPUHIST" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	err=$(cat "$TMP/err")
+}
+
+# oracle_ok DESCRIPTION ORACLE_ARGS...: passes when the oracle, in one of
+# its --check modes, finds gpuhist's output right; shows why when not.
+oracle_ok() {
+	desc=$1
+	shift
+	if oracle "$@" 2>"$TMP/oracle.err"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		sed 's/^/# /' "$TMP/oracle.err"
+	fi
+}
