@@ -27,7 +27,9 @@
 #include "options.h"
 #include "version.h"
 
-#define GH_GPU_CHUNK_DEFAULT ((uint64_t)16 << 20)
+/* 4 MiB: on an H200, 8 GiB streamed at 50 GB/s with 4 MiB chunks, 37-41
+ * with 16 MiB, and the smaller pinned ring starts faster. */
+#define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
 
 struct gpu_chunk {
