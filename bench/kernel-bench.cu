@@ -158,6 +158,24 @@ int main(int argc, char **argv)
 	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (read+written; the ceiling)\n",
 	       "-", "d2d-copy", copy_ms, ceiling);
 
+	/* Host-to-device ceilings: what the pipeline's copies can reach. */
+	unsigned char *pinned, *pageable = (unsigned char *)malloc(bytes);
+	CHECK(cudaMallocHost(&pinned, bytes));
+	memset(pinned, 1, bytes);
+	memset(pageable, 1, bytes);
+	float pinned_ms = median_ms(&t, 5, [&] {
+		CHECK(cudaMemcpyAsync(dev2, pinned, bytes, cudaMemcpyHostToDevice));
+	});
+	float pageable_ms = median_ms(&t, 5, [&] {
+		CHECK(cudaMemcpy(dev2, pageable, bytes, cudaMemcpyHostToDevice));
+	});
+	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (host to device, pinned)\n",
+	       "-", "h2d-pin", pinned_ms, bytes / pinned_ms / 1e6);
+	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (host to device, pageable)\n",
+	       "-", "h2d-page", pageable_ms, bytes / pageable_ms / 1e6);
+	CHECK(cudaFreeHost(pinned));
+	free(pageable);
+
 	for (int shape = 0; shape < 3; shape++) {
 		uint64_t want[256] = { 0 };
 		unsigned long long got[256];
