@@ -136,16 +136,61 @@ static void print_rows(struct gh_report *rep, const char *name,
 	}
 }
 
+/* Length of the valid UTF-8 sequence at p (1..4), 0 when it is not one:
+ * a stray byte, an overlong form, a surrogate, or past U+10FFFF. */
+static int utf8_len(const unsigned char *p)
+{
+	uint32_t cp, min;
+	int n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+		cp = p[0] & 0x1f;
+		min = 0x80;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = p[0] & 0x0f;
+		min = 0x800;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		cp = p[0] & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)      /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A JSON string.  JSON text is UTF-8, but file names are any bytes: a byte
+ * that is not part of valid UTF-8 becomes U+FFFD, as decoders show it. */
 static void put_json_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (!n) {
+			fputs("\\ufffd", out);
+			n = 1;
+		} else if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
+		} else if (*p < 0x20) {
 			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
+		} else {
+			fwrite(p, 1, (size_t)n, out);
+		}
+		p += n;
 	}
 	fputc('"', out);
 }

@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 15
+plan 17
 
 gendata 31 50000 >"$TMP/one"
 gendata 32 70000 | gzip -c >"$TMP/two.gz"
@@ -91,3 +91,20 @@ doc = json.load(open(sys.argv[1]))
 sys.exit([e["name"] for e in doc["inputs"]] != ["a,b \"c\".txt", "tab\tname"])' \
 	"$TMP/got"
 ok $? "json: names with quotes and tabs read back exactly"
+
+# JSON is UTF-8: a UTF-8 name is kept as it is, a byte that is not UTF-8
+# becomes U+FFFD, so the document stays valid.
+cp "$TMP/three" "$(printf 'caf\303\251 \342\202\254.txt')"
+cp "$TMP/three" "$(printf 'latin1 caf\351.txt')"
+"$GPUHIST" -f json "$(printf 'caf\303\251 \342\202\254.txt')" >"$TMP/got"
+python3 -c '
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read())
+sys.exit(doc["inputs"][0]["name"] != "caf\u00e9 \u20ac.txt")' "$TMP/got"
+ok $? "json: a UTF-8 name is kept exactly"
+"$GPUHIST" -f json "$(printf 'latin1 caf\351.txt')" >"$TMP/got"
+python3 -c '
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read())
+sys.exit(doc["inputs"][0]["name"] != "latin1 caf\ufffd.txt")' "$TMP/got"
+ok $? "json: a name that is not UTF-8 still gives valid JSON (U+FFFD)"

@@ -4,7 +4,7 @@
 need_cmd python3
 need_cmd gzip
 
-plan 21
+plan 23
 
 gendata 51 200000 >"$TMP/text"
 gendata 52 50000 >"$TMP/text2"
@@ -128,3 +128,28 @@ gzip -9c big >big.gz
 "$GPUHIST" -c -f tsv big.gz >got
 oracle -c big.gz >want
 same_file "2 MB in gzip -9" got want
+
+# Where one member ends and the next begins (or zero padding does) at
+# every offset around 256 KiB, a common size of reads: an extra field in
+# the first member's header puts its end there.
+python3 -c '
+import random, struct, sys, zlib
+rng = random.Random(7)
+data = bytes(rng.randrange(256) for _ in range(230000))
+c = zlib.compressobj(6, zlib.DEFLATED, -15)
+body = c.compress(data) + c.flush()
+tail = struct.pack("<II", zlib.crc32(data), len(data))
+second = zlib.compress(b"second member\n" * 100, wbits=31)
+for end in range(262136, 262156):
+    xlen = end - 12 - len(body) - 8
+    first = (b"\x1f\x8b\x08\x04" + bytes(6) + struct.pack("<H", xlen) +
+             bytes(xlen) + body + tail)
+    assert len(first) == end
+    open("edge-%d.gz" % end, "wb").write(first + second)
+    open("edge-%d-pad.gz" % end, "wb").write(first + bytes(9))'
+"$GPUHIST" -c -f tsv edge-*[0-9].gz >got
+oracle -c edge-*[0-9].gz >want
+same_file "a second member starting at each offset around 256 KiB" got want
+"$GPUHIST" -c -f tsv edge-*-pad.gz >got
+oracle -c edge-*-pad.gz >want
+same_file "zero padding starting at each offset around 256 KiB" got want

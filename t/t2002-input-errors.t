@@ -4,7 +4,7 @@
 need_cmd python3
 need_cmd gzip
 
-plan 25
+plan 29
 
 gendata 61 300000 >"$TMP/good1"
 gendata 62 40000 >"$TMP/good2"
@@ -28,6 +28,8 @@ cp good.gz badcrc.gz && flip badcrc.gz $((size - 8)) 1
 cp good.gz badlen.gz && flip badlen.gz $((size - 3)) 1
 { cat good.gz; echo 'trailing garbage'; } >garbage.gz
 printf '\037\213' >magic-only.gz
+cat good.gz truncated.gz >second-truncated.gz
+cat good.gz corrupt.gz >second-corrupt.gz
 mkdir directory
 : >unreadable && chmod 000 unreadable
 
@@ -53,6 +55,8 @@ bad_input badcrc.gz '.*(check|CRC)'
 bad_input badlen.gz '.*(check|length)'
 bad_input garbage.gz 'trailing garbage'
 bad_input magic-only.gz 'unexpected end of file'
+bad_input second-truncated.gz 'unexpected end of file'
+bad_input second-corrupt.gz '.*corrupt'
 bad_input missing 'No such file or directory$'
 bad_input directory 'Is a directory$'
 if [ "$(id -u)" -eq 0 ]; then
