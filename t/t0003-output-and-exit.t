@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 14
+plan 15
 
 gendata 3 200000 >"$TMP/text"
 printf 'hello world\n' >"$TMP/small"
@@ -30,6 +30,10 @@ else
 		skip "$what to /dev/full" "no writable /dev/full"
 	done
 fi
+
+"$GPUHIST" "$TMP/small" >&- 2>"$TMP/err"
+is "stdout closed: exit 1 and a write error" "$?:$(cat "$TMP/err")" \
+	"1:gpuhist: write error: Bad file descriptor"
 
 # A closed pipe ends the run quietly.  Enough output (200 inputs x 256
 # rows) that gpuhist is still writing when head has gone.

@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 9
+plan 10
 
 gendata 81 3000000 >"$TMP/text"
 gzip -c "$TMP/text" >"$TMP/text.gz"
@@ -45,3 +45,14 @@ left=$({ "$GPUHIST" $many >/dev/null; wc -c | tr -d ' '; } <"$TMP/text")
 is "after gpuhist, stdin is at its end (several readers)" "$left" 0
 left=$({ "$GPUHIST" --threads=1 >/dev/null; wc -c | tr -d ' '; } <"$TMP/text")
 is "after gpuhist, stdin is at its end (one reader)" "$left" 0
+
+# A named pipe as an operand is read like stdin.
+if mkfifo "$TMP/fifo" 2>/dev/null; then
+	cat "$TMP/text.gz" >"$TMP/fifo" &
+	"$GPUHIST" -b -f tsv "$TMP/fifo" | sed '2,$s/^[^	]*	/-	/' >"$TMP/got"
+	wait
+	same_file "a named pipe (carrying gzip) as an operand" "$TMP/got" \
+		"$TMP/want"
+else
+	skip "a named pipe as an operand" "mkfifo failed"
+fi
