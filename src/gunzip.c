@@ -1,7 +1,8 @@
-/* gunzip.c - streaming gzip decoding with zlib, member after member
+/* gunzip.c - streaming gzip decoding, member after member
  *
- * A member ends at Z_STREAM_END (its CRC-32 and length already checked by
- * zlib); if bytes follow, they must be another member, exactly as
+ * The inflater (inflate.h: ISA-L when built in, else zlib) decodes one
+ * member and checks its CRC-32 and length; this file walks the members.
+ * When a member ends, what follows must be another member, exactly as
  * `gzip -dc` decodes concatenated files, or zero bytes up to the end of the
  * file, which gzip also takes as padding.  Anything else is an error (gzip
  * only warns of "trailing garbage", but a count must not silently skip
@@ -12,19 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "gunzip.h"
+#include "inflate.h"
 
 #define GH_GUNZIP_IN_BYTES (256 * 1024)
 
 struct gh_gunzip {
-	z_stream zs;
+	struct gh_inflater *inf;
 	int fd;
 	int in_member;          /* inside a member whose end is not yet seen */
 	int eof;                /* fd reached end of file */
 	uint64_t consumed;
-	char why[128];          /* the reason of the last failure */
+	const unsigned char *next_in;   /* undecoded input, inside in[] */
+	size_t avail_in;
 	unsigned char in[GH_GUNZIP_IN_BYTES];
 };
 
@@ -35,37 +37,47 @@ struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 
 	if (!g)
 		return NULL;
-	/* 15 + 16: a gzip wrapper only, with the largest window. */
-	if (inflateInit2(&g->zs, 15 + 16) != Z_OK) {
+	g->inf = gh_inflater_new();
+	if (!g->inf) {
 		free(g);
 		return NULL;
 	}
 	g->fd = fd;
 	memcpy(g->in, primed, primed_len);
-	g->zs.next_in = g->in;
-	g->zs.avail_in = primed_len;
+	g->next_in = g->in;
+	g->avail_in = primed_len;
 	g->consumed = primed_len;
 	g->in_member = 1;
 	return g;
 }
 
-/* Refills the input buffer after the bytes not yet decoded; 0 at end of
- * file, -1 on a read error. */
+const char *gh_gunzip_engine(const struct gh_gunzip *g)
+{
+	return g->inf->name;
+}
+
+/*
+ * Reads more input after the bytes not yet decoded, keeping up to
+ * GH_INFLATE_READ_AHEAD decoded bytes before them (an inflater may hand
+ * those back at a member's end); 0 at end of file, -1 on a read error.
+ */
 static int refill(struct gh_gunzip *g)
 {
+	size_t used = (size_t)(g->next_in - g->in);
+	size_t keep = used < GH_INFLATE_READ_AHEAD ? used : GH_INFLATE_READ_AHEAD;
 	ssize_t n;
 
-	memmove(g->in, g->zs.next_in, g->zs.avail_in);
-	g->zs.next_in = g->in;
+	memmove(g->in, g->next_in - keep, keep + g->avail_in);
+	g->next_in = g->in + keep;
 	do
-		n = read(g->fd, g->in + g->zs.avail_in,
-			 sizeof(g->in) - g->zs.avail_in);
+		n = read(g->fd, g->in + keep + g->avail_in,
+			 sizeof(g->in) - keep - g->avail_in);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
 	if (n == 0)
 		g->eof = 1;
-	g->zs.avail_in += (uInt)n;
+	g->avail_in += (size_t)n;
 	g->consumed += (uint64_t)n;
 	return (int)(n > 0);
 }
@@ -74,25 +86,24 @@ static int refill(struct gh_gunzip *g)
  * after zero padding), -1 on an error (*why set, or NULL for a read error). */
 static int next_member(struct gh_gunzip *g, const char **why)
 {
-	while (g->zs.avail_in < 2 && !g->eof)
+	while (g->avail_in < 2 && !g->eof)
 		if (refill(g) < 0)
 			return -1;
-	if (g->zs.avail_in == 0)
+	if (g->avail_in == 0)
 		return 0;
-	if (g->zs.avail_in >= 2 && g->zs.next_in[0] == 0x1f &&
-	    g->zs.next_in[1] == 0x8b) {
-		if (inflateReset(&g->zs) != Z_OK) {
+	if (g->avail_in >= 2 && g->next_in[0] == 0x1f && g->next_in[1] == 0x8b) {
+		if (g->inf->reset(g->inf)) {
 			*why = "cannot restart the gzip decoder";
 			return -1;
 		}
 		return 1;
 	}
 	for (;;) {
-		while (g->zs.avail_in && *g->zs.next_in == 0) {
-			g->zs.next_in++;
-			g->zs.avail_in--;
+		while (g->avail_in && *g->next_in == 0) {
+			g->next_in++;
+			g->avail_in--;
 		}
-		if (g->zs.avail_in) {
+		if (g->avail_in) {
 			*why = "trailing garbage after gzip data";
 			return -1;
 		}
@@ -106,12 +117,12 @@ static int next_member(struct gh_gunzip *g, const char **why)
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		       const char **why)
 {
-	uint64_t done = 0;
-	int ret;
+	unsigned char *next_out = out;
+	size_t room = cap;
 
 	*why = NULL;
-	while (done < cap) {
-		if (g->zs.avail_in == 0 && !g->eof && refill(g) < 0)
+	while (room) {
+		if (g->avail_in == 0 && !g->eof && refill(g) < 0)
 			return -1;
 		if (!g->in_member) {
 			int more = next_member(g, why);
@@ -122,40 +133,22 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 				break;          /* clean end after a member */
 			g->in_member = 1;
 		}
-		if (g->zs.avail_in == 0 && g->eof) {
+		if (g->avail_in == 0 && g->eof) {
 			*why = "unexpected end of file (truncated gzip data)";
 			return -1;
 		}
-		/* avail_out is 32-bit in zlib; hand it at most 1 GiB at once. */
-		uint64_t room = cap - done;
-		uInt want = room > (1u << 30) ? (1u << 30) : (uInt)room;
-		g->zs.next_out = out + done;
-		g->zs.avail_out = want;
-		ret = inflate(&g->zs, Z_NO_FLUSH);
-		done += want - g->zs.avail_out;
-		switch (ret) {
-		case Z_OK:
+		switch (g->inf->step(g->inf, &g->next_in, &g->avail_in,
+				     &next_out, &room, why)) {
+		case GH_INFLATE_MORE:
 			break;
-		case Z_STREAM_END:
+		case GH_INFLATE_MEMBER_END:
 			g->in_member = 0;
 			break;
-		case Z_BUF_ERROR:
-			/* No progress possible: needs input we do not have yet. */
-			if (g->zs.avail_in == 0)
-				break;
-			*why = "corrupt gzip data";
-			return -1;
-		case Z_MEM_ERROR:
-			*why = "out of memory while decoding gzip data";
-			return -1;
-		default:
-			snprintf(g->why, sizeof(g->why), "corrupt gzip data (%s)",
-				 g->zs.msg ? g->zs.msg : "invalid stream");
-			*why = g->why;
+		case GH_INFLATE_ERROR:
 			return -1;
 		}
 	}
-	return (int64_t)done;
+	return (int64_t)(next_out - out);
 }
 
 uint64_t gh_gunzip_consumed(const struct gh_gunzip *g)
@@ -167,6 +160,6 @@ void gh_gunzip_free(struct gh_gunzip *g)
 {
 	if (!g)
 		return;
-	inflateEnd(&g->zs);
+	g->inf->free(g->inf);
 	free(g);
 }

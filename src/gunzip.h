@@ -19,6 +19,9 @@ struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		       const char **why);
 
+/* The inflater decoding it: "isa-l" or "zlib". */
+const char *gh_gunzip_engine(const struct gh_gunzip *g);
+
 /* Compressed bytes read from fd so far (for the progress meter). */
 uint64_t gh_gunzip_consumed(const struct gh_gunzip *g);
 

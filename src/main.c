@@ -94,6 +94,8 @@ static void print_verbose_summary(const struct gh_run *run)
 
 	gh_msg("%s, started in %.3f s", run->backend->detail,
 	       run->backend_ready - run->progress.start);
+	if (run->gzip_engine)
+		gh_msg("gzip decoded with %s", run->gzip_engine);
 	gh_msg("%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
 	       (unsigned long long)run->bytes_done, secs,
 	       secs > 0 ? (double)run->bytes_done / secs / 1e9 : 0.0, streaming,

@@ -147,6 +147,8 @@ int gh_count_input(struct gh_run *run, const char *name, uint64_t totals[256])
 	src = gh_source_open(name, run->opts->raw);
 	if (!src)
 		return -1;
+	if (gh_source_gzip_engine(src))
+		run->gzip_engine = gh_source_gzip_engine(src);
 	if (readers > 1 && gh_source_can_pread(src)) {
 		b->begin(b, readers);
 		ret = count_parallel(run, src, name, readers);

@@ -15,6 +15,7 @@ struct gh_run {
 	struct gh_progress progress;
 	uint64_t bytes_done;        /* all inputs so far, for -v and the meter */
 	double backend_ready;       /* when the backend had started (gh_now) */
+	const char *gzip_engine;    /* the inflater of the last gzip input */
 };
 
 /* Counts input NAME into totals; -1 (message printed, totals meaningless)

@@ -186,9 +186,9 @@ uint64_t gh_source_consumed(const struct gh_source *src)
 	return src->gz ? gh_gunzip_consumed(src->gz) : src->consumed;
 }
 
-bool gh_source_is_gzip(const struct gh_source *src)
+const char *gh_source_gzip_engine(const struct gh_source *src)
 {
-	return src->gz != NULL;
+	return src->gz ? gh_gunzip_engine(src->gz) : NULL;
 }
 
 int gh_source_close(struct gh_source *src)

@@ -36,7 +36,8 @@ void gh_source_pread_end(struct gh_source *src, uint64_t bytes);
  * been read so far, for the progress meter. */
 uint64_t gh_source_size(const struct gh_source *src);
 uint64_t gh_source_consumed(const struct gh_source *src);
-bool gh_source_is_gzip(const struct gh_source *src);
+/* "isa-l" or "zlib" for gzip input, NULL for plain input. */
+const char *gh_source_gzip_engine(const struct gh_source *src);
 
 /* Closes; returns -1 after printing a message if close() failed. */
 int gh_source_close(struct gh_source *src);
