@@ -54,6 +54,7 @@ struct gpu_backend {
 	int q_head, q_len;
 	int failed;
 	unsigned long long *d_totals;
+	cudaStream_t totals_stream;     /* fetches and zeroes the totals */
 };
 
 _Static_assert(sizeof(unsigned long long) == sizeof(uint64_t),
@@ -161,9 +162,14 @@ static int gpu_finish(struct gh_backend *b, uint64_t totals[256])
 			failed = 1;
 	if (failed || gb->failed)
 		return -1;
-	CHECK(b, cudaMemcpy(totals, gb->d_totals, 256 * sizeof(uint64_t),
-			    cudaMemcpyDeviceToHost));
-	CHECK(b, cudaMemset(gb->d_totals, 0, 256 * sizeof(uint64_t)));
+	/* Fetch and zero on a stream of their own, then wait for both: the
+	 * next input's kernels (on non-blocking streams) must not start before
+	 * the zeroing is done, and the legacy stream would not order them. */
+	CHECK(b, cudaMemcpyAsync(totals, gb->d_totals, 256 * sizeof(uint64_t),
+				 cudaMemcpyDeviceToHost, gb->totals_stream));
+	CHECK(b, cudaMemsetAsync(gb->d_totals, 0, 256 * sizeof(uint64_t),
+				 gb->totals_stream));
+	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
 	return 0;
 }
 
@@ -185,6 +191,8 @@ static void gpu_destroy(struct gh_backend *b)
 	for (int i = 0; gb->streams && i < gb->n_streams; i++)
 		if (gb->streams[i])
 			cudaStreamDestroy(gb->streams[i]);
+	if (gb->totals_stream)
+		cudaStreamDestroy(gb->totals_stream);
 	cudaFree(gb->d_totals);
 	free(gb->chunks);
 	free(gb->free_queue);
@@ -220,8 +228,12 @@ static int gpu_setup(struct gpu_backend *gb)
 		CHECK(b, cudaEventCreateWithFlags(&c->counted,
 						  cudaEventDisableTiming));
 	}
+	CHECK(b, cudaStreamCreateWithFlags(&gb->totals_stream,
+					   cudaStreamNonBlocking));
 	CHECK(b, cudaMalloc((void **)&gb->d_totals, 256 * sizeof(uint64_t)));
-	CHECK(b, cudaMemset(gb->d_totals, 0, 256 * sizeof(uint64_t)));
+	CHECK(b, cudaMemsetAsync(gb->d_totals, 0, 256 * sizeof(uint64_t),
+				 gb->totals_stream));
+	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
 	return 0;
 }
 
