@@ -4,18 +4,19 @@
  * out pinned memory and readers write straight into it):
  *
  *	for each input:
- *		begin(b, readers)      -- how many threads will feed this input
+ *		in = begin(b, readers)     -- an input id; readers: threads feeding it
  *		while data: c = acquire(b); fill c->data (<= chunk_bytes);
- *			    submit(b, c, n)
- *		finish(b, totals)      -- 256 exact totals of this input, then reset
+ *			    submit(b, in, c, n)
+ *		finish(b, in, totals)      -- its 256 exact totals; the id is free again
  *
- * acquire() and submit() may be called from several reader threads at once;
- * acquire() blocks until a chunk is free again (counted).  submit(b, c, 0)
- * gives a chunk back unused.  finish() is called by one thread once every
- * reader is done.  After a failed input the caller still calls finish() and
+ * Up to max_inputs inputs may be open at once, each fed by its own threads;
+ * acquire() and submit() may be called from many threads at once, and
+ * acquire() blocks until a chunk is free again (counted).  submit(.., 0)
+ * gives a chunk back unused.  finish() is called once every reader of that
+ * input is done.  After a failed input the caller still calls finish() and
  * throws the totals away, so nothing leaks into the next input.  Calls
- * return 0 (or a chunk) on success and -1 (or NULL) on failure with the
- * reason in b->error; backends never print or exit.
+ * return 0 (or a chunk, or an id) on success and -1 (or NULL) on failure
+ * with the reason in b->error; backends never print or exit.
  */
 #ifndef GH_BACKEND_H
 #define GH_BACKEND_H
@@ -23,6 +24,9 @@
 #include <stdint.h>
 
 struct gh_options;
+
+/* Inputs a backend keeps open at once (each with its own totals). */
+#define GH_INPUTS_MAX 16
 
 struct gh_chunk {
 	unsigned char *data;       /* chunk_bytes of room */
@@ -34,10 +38,11 @@ struct gh_backend {
 	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
 	char detail[256];          /* what runs, for -v */
 	char error[256];           /* why the first failed call failed */
-	void (*begin)(struct gh_backend *b, int readers);
+	int (*begin)(struct gh_backend *b, int readers);
 	struct gh_chunk *(*acquire)(struct gh_backend *b);
-	int (*submit)(struct gh_backend *b, struct gh_chunk *c, uint64_t len);
-	int (*finish)(struct gh_backend *b, uint64_t totals[256]);
+	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
+		      uint64_t len);
+	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256]);
 	void (*destroy)(struct gh_backend *b);
 };
 

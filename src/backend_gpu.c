@@ -53,7 +53,8 @@ struct gpu_backend {
 	int *free_queue;            /* chunk indices, oldest use first */
 	int q_head, q_len;
 	int failed;
-	unsigned long long *d_totals;
+	unsigned long long *d_totals;   /* 256 for each input that may be open */
+	int input_open[GH_INPUTS_MAX];
 	cudaStream_t totals_stream;     /* fetches and zeroes the totals */
 };
 
@@ -99,10 +100,23 @@ static void release(struct gpu_backend *gb, struct gpu_chunk *c)
 	pthread_mutex_unlock(&gb->lock);
 }
 
-static void gpu_begin(struct gh_backend *b, int readers)
+static int gpu_begin(struct gh_backend *b, int readers)
 {
-	(void)b;
+	struct gpu_backend *gb = (struct gpu_backend *)b;
+	int id = -1;
+
 	(void)readers;          /* the ring is sized for the most readers */
+	pthread_mutex_lock(&gb->lock);
+	for (int i = 0; i < GH_INPUTS_MAX && id < 0; i++)
+		if (!gb->input_open[i])
+			id = i;
+	if (id >= 0)
+		gb->input_open[id] = 1;     /* its totals are zero already */
+	else
+		snprintf(b->error, sizeof(b->error), "more than %d inputs open",
+			 GH_INPUTS_MAX);
+	pthread_mutex_unlock(&gb->lock);
+	return id;
 }
 
 static struct gh_chunk *gpu_acquire(struct gh_backend *b)
@@ -125,7 +139,7 @@ static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 	return &c->chunk;
 }
 
-static int gpu_submit(struct gh_backend *b, struct gh_chunk *chunk,
+static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		      uint64_t len)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
@@ -138,7 +152,8 @@ static int gpu_submit(struct gh_backend *b, struct gh_chunk *chunk,
 					   cudaMemcpyHostToDevice,
 					   c->stream)) != cudaSuccess)
 			what = "cudaMemcpyAsync";
-		else if ((err = gh_kernel_histogram(c->dev, len, gb->d_totals,
+		else if ((err = gh_kernel_histogram(c->dev, len,
+						    gb->d_totals + 256 * input,
 						    gb->max_blocks,
 						    c->stream)) != cudaSuccess)
 			what = "the histogram kernel's launch";
@@ -151,26 +166,40 @@ static int gpu_submit(struct gh_backend *b, struct gh_chunk *chunk,
 	return what ? cuda_failed(b, what, err) : 0;
 }
 
-static int gpu_finish(struct gh_backend *b, uint64_t totals[256])
+/* Fetches an input's totals and zeroes them for the next input there. */
+static int fetch_totals(struct gpu_backend *gb, int input,
+			uint64_t totals[256])
 {
-	struct gpu_backend *gb = (struct gpu_backend *)b;
-	int failed = 0;
+	struct gh_backend *b = &gb->base;
+	unsigned long long *d = gb->d_totals + 256 * input;
 
-	/* Wait for every chunk, even after a failure, so none is left running. */
-	for (int i = 0; i < gb->n_chunks; i++)
-		if (wait_chunk(gb, &gb->chunks[i]))
-			failed = 1;
-	if (failed || gb->failed)
-		return -1;
-	/* Fetch and zero on a stream of their own, then wait for both: the
-	 * next input's kernels (on non-blocking streams) must not start before
-	 * the zeroing is done, and the legacy stream would not order them. */
-	CHECK(b, cudaMemcpyAsync(totals, gb->d_totals, 256 * sizeof(uint64_t),
+	/* Every chunk this input submitted is queued on the streams before
+	 * this call, so waiting for the streams waits for all of them (and
+	 * perhaps for other inputs' chunks too, which costs only time). */
+	for (int i = 0; i < gb->n_streams; i++)
+		CHECK(b, cudaStreamSynchronize(gb->streams[i]));
+	/* Fetch and zero on a stream of their own, then wait for both: a later
+	 * input's kernels (on non-blocking streams) must not start before the
+	 * zeroing is done, and the legacy stream would not order them. */
+	CHECK(b, cudaMemcpyAsync(totals, d, 256 * sizeof(uint64_t),
 				 cudaMemcpyDeviceToHost, gb->totals_stream));
-	CHECK(b, cudaMemsetAsync(gb->d_totals, 0, 256 * sizeof(uint64_t),
+	CHECK(b, cudaMemsetAsync(d, 0, 256 * sizeof(uint64_t),
 				 gb->totals_stream));
 	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
 	return 0;
+}
+
+static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
+{
+	struct gpu_backend *gb = (struct gpu_backend *)b;
+	int ret = fetch_totals(gb, input, totals);
+
+	pthread_mutex_lock(&gb->lock);
+	gb->input_open[input] = 0;
+	if (gb->failed)
+		ret = -1;
+	pthread_mutex_unlock(&gb->lock);
+	return ret;
 }
 
 static void gpu_destroy(struct gh_backend *b)
@@ -230,8 +259,10 @@ static int gpu_setup(struct gpu_backend *gb)
 	}
 	CHECK(b, cudaStreamCreateWithFlags(&gb->totals_stream,
 					   cudaStreamNonBlocking));
-	CHECK(b, cudaMalloc((void **)&gb->d_totals, 256 * sizeof(uint64_t)));
-	CHECK(b, cudaMemsetAsync(gb->d_totals, 0, 256 * sizeof(uint64_t),
+	CHECK(b, cudaMalloc((void **)&gb->d_totals,
+			    GH_INPUTS_MAX * 256 * sizeof(uint64_t)));
+	CHECK(b, cudaMemsetAsync(gb->d_totals, 0,
+				 GH_INPUTS_MAX * 256 * sizeof(uint64_t),
 				 gb->totals_stream));
 	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
 	return 0;

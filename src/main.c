@@ -47,6 +47,29 @@
 /* Inputs at least this large (or of unknown size) repay starting a GPU. */
 #define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
 
+static void report_input(void *report, const char *name,
+			 const uint64_t totals[256])
+{
+	gh_report_input(report, name, totals);
+}
+
+/* --merge: reports the totals of earlier json results; how many failed. */
+static int merge_results(struct gh_report *report,
+			 const struct gh_options *opts)
+{
+	int failed = 0;
+
+	for (int i = 0; i < opts->n_operands; i++) {
+		uint64_t totals[256];
+
+		if (gh_merge_read(opts->operands[i], totals))
+			failed++;
+		else
+			gh_report_input(report, opts->operands[i], totals);
+	}
+	return failed;
+}
+
 /* Whether the operands are worth a GPU: unknown sizes count as large. */
 static int large_input(const struct gh_options *opts)
 {
@@ -94,18 +117,22 @@ static void print_verbose_summary(const struct gh_run *run)
 
 	gh_msg("%s, started in %.3f s", run->backend->detail,
 	       run->backend_ready - run->progress.start);
-	if (run->gzip_engine)
-		gh_msg("gzip decoded with %s", run->gzip_engine);
+	const char *engine = atomic_load(&run->gzip_engine);
+
+	if (engine)
+		gh_msg("gzip decoded with %s", engine);
+	uint64_t bytes = atomic_load(&run->bytes_done);
+
 	gh_msg("%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
-	       (unsigned long long)run->bytes_done, secs,
-	       secs > 0 ? (double)run->bytes_done / secs / 1e9 : 0.0, streaming,
-	       streaming > 0 ? (double)run->bytes_done / streaming / 1e9 : 0.0);
+	       (unsigned long long)bytes, secs,
+	       secs > 0 ? (double)bytes / secs / 1e9 : 0.0, streaming,
+	       streaming > 0 ? (double)bytes / streaming / 1e9 : 0.0);
 }
 
 int main(int argc, char **argv)
 {
 	struct gh_options opts;
-	struct gh_run run = { 0 };
+	struct gh_run run = { .backend = NULL };
 	struct gh_report report;
 	struct gh_view view;
 	int status = EXIT_SUCCESS;
@@ -130,22 +157,9 @@ int main(int argc, char **argv)
 	}
 
 	gh_report_begin(&report, stdout, &opts, &view);
-	for (int i = 0; i < opts.n_operands; i++) {
-		const char *name = opts.operands[i];
-		uint64_t totals[256];
-		int ret;
-
-		if (opts.merge)
-			ret = gh_merge_read(name, totals);
-		else
-			ret = gh_count_input(&run, name, totals);
-		if (ret) {
-			status = EXIT_FAILURE;
-			continue;
-		}
-		gh_progress_clear(&run.progress);
-		gh_report_input(&report, name, totals);
-	}
+	if (opts.merge ? merge_results(&report, &opts)
+		       : gh_count_inputs(&run, report_input, &report))
+		status = EXIT_FAILURE;
 	gh_progress_clear(&run.progress);
 	gh_report_end(&report);
 

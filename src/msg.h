@@ -9,7 +9,12 @@ void gh_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "gpuhist: <formatted>: strerror(errno)" on stderr; errno is read first. */
 void gh_msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Called before every message, so a progress meter can clear its line. */
+/* Called before every message, so a progress meter can clear its line;
+ * it runs under the stderr lock. */
 void gh_msg_set_before(void (*before)(void));
+
+/* Held while a message or the meter is written, so lines never mix. */
+void gh_stderr_lock(void);
+void gh_stderr_unlock(void);
 
 #endif

@@ -1,31 +1,73 @@
-/* pipeline.c - one input through the chunks into the backend
+/* pipeline.c - inputs through the chunks into the backend, several at once
  *
- * Two ways to feed the backend.  A plain regular file is read by several
- * threads at once (pread at chunk offsets handed out in order), which is
- * what a page-cached file needs to go faster than one memcpy stream; the
- * order of chunks does not matter to a histogram.  Anything else (pipes,
- * gzip, devices) is read in order by the calling thread.  Either way the
- * reader writes straight into the backend's chunks.
+ * Inputs.  Up to GH_INPUTS_MAX input workers (no more than --threads or
+ * operands) each take the next operand and count it; the calling thread
+ * reports the results in operand order as they complete, like wc, and
+ * draws the progress meter.  Workers run at most a window of operands
+ * ahead of the report, so memory stays flat however many operands there
+ * are.  Operands naming standard input are read one after another.
+ *
+ * Readers.  A plain regular file is read by several threads at once (pread
+ * at chunk offsets handed out in order), which is what a page-cached file
+ * needs to go faster than one memcpy stream; the order of chunks does not
+ * matter to a histogram.  Anything else (pipes, gzip, devices) is read in
+ * order by its worker.  Either way readers write straight into the
+ * backend's chunks.
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "msg.h"
 #include "pipeline.h"
 #include "source.h"
 
-/* One input being read by several threads. */
+enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED };
+
+/* One operand being counted, where the reporter finds its result. */
+struct job {
+	int index;                          /* operand number, -1 when unused */
+	enum job_state state;
+	const char *name;
+	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
+	uint64_t size;                      /* its size when known, else 0 */
+	uint64_t totals[256];
+};
+
+/* All operands of the run: shared by the workers and the reporter. */
+struct inputs {
+	struct gh_run *run;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;             /* a job started or ended, or one was reported */
+	int next;                           /* the next operand to take */
+	int reported;                       /* operands reported so far */
+	int window;                         /* jobs[]: operands in flight at most */
+	struct job *jobs;
+	int stdin_busy;                     /* an operand "-" is being read */
+	int readers_each;                   /* reader threads for one plain file */
+};
+
+/* One plain file being read by several threads. */
 struct readers {
 	struct gh_run *run;
 	struct gh_source *src;
-	const char *name;
+	struct job *job;
+	int input;                          /* the backend's id for it */
 	atomic_uint_least64_t next_offset;  /* the next chunk to claim */
 	atomic_uint_least64_t bytes;        /* read and submitted so far */
 	atomic_int stop;                    /* end of file or failure seen */
 	atomic_int failed;                  /* first failure prints, once */
 };
+
+/* Counts `got` more bytes of job, for -v and the meter. */
+static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
+		      uint64_t consumed)
+{
+	atomic_fetch_add(&run->bytes_done, got);
+	atomic_store(&job->consumed, consumed);
+}
 
 /* Remembers a failure; only the first is printed. */
 static void readers_fail(struct readers *rd, const char *why, int err)
@@ -34,16 +76,16 @@ static void readers_fail(struct readers *rd, const char *why, int err)
 	if (atomic_exchange(&rd->failed, 1))
 		return;
 	if (why) {
-		gh_msg("%s: %s", rd->name, why);
+		gh_msg("%s: %s", rd->job->name, why);
 	} else {
 		errno = err;
-		gh_msg_errno("%s: read error", rd->name);
+		gh_msg_errno("%s: read error", rd->job->name);
 	}
 }
 
-/* One reader's loop; the calling thread (with_progress) also draws the meter. */
-static void read_chunks(struct readers *rd, int with_progress)
+static void *read_chunks(void *arg)
 {
+	struct readers *rd = arg;
 	struct gh_backend *b = rd->run->backend;
 
 	while (!atomic_load(&rd->stop)) {
@@ -53,42 +95,35 @@ static void read_chunks(struct readers *rd, int with_progress)
 
 		if (!c) {
 			readers_fail(rd, b->error, 0);
-			return;
+			break;
 		}
 		offset = atomic_fetch_add(&rd->next_offset, b->chunk_bytes);
 		got = gh_source_pread(rd->src, c->data, b->chunk_bytes, offset);
 		if (got < 0) {
 			int err = errno;
 
-			b->submit(b, c, 0);
+			b->submit(b, rd->input, c, 0);
 			readers_fail(rd, NULL, err);
-			return;
+			break;
 		}
-		if (b->submit(b, c, (uint64_t)got)) {
+		if (b->submit(b, rd->input, c, (uint64_t)got)) {
 			readers_fail(rd, b->error, 0);
-			return;
+			break;
 		}
 		if ((uint64_t)got < b->chunk_bytes)
 			atomic_store(&rd->stop, 1);     /* end of file */
-		uint64_t in_done = atomic_fetch_add(&rd->bytes, (uint64_t)got) +
-				   (uint64_t)got;
-		if (with_progress)
-			gh_progress_update(&rd->run->progress, rd->name,
-					   rd->run->bytes_done + in_done, in_done,
-					   gh_source_size(rd->src));
+		add_bytes(rd->run, rd->job, (uint64_t)got,
+			  atomic_fetch_add(&rd->bytes, (uint64_t)got) +
+			  (uint64_t)got);
 	}
-}
-
-static void *reader_thread(void *arg)
-{
-	read_chunks(arg, 0);
 	return NULL;
 }
 
 static int count_parallel(struct gh_run *run, struct gh_source *src,
-			  const char *name, int n_readers)
+			  struct job *job, int input, int n_readers)
 {
-	struct readers rd = { .run = run, .src = src, .name = name };
+	struct readers rd = { .run = run, .src = src, .job = job,
+			      .input = input };
 	pthread_t threads[GH_READERS_MAX];
 	int started = 0;
 
@@ -98,21 +133,17 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	atomic_init(&rd.failed, 0);
 	/* Fewer threads than asked for is fine: the caller reads too. */
 	while (started < n_readers - 1 &&
-	       pthread_create(&threads[started], NULL, reader_thread, &rd) == 0)
+	       pthread_create(&threads[started], NULL, read_chunks, &rd) == 0)
 		started++;
-	read_chunks(&rd, 1);
+	read_chunks(&rd);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	gh_source_pread_end(src, atomic_load(&rd.bytes));
-	run->bytes_done += atomic_load(&rd.bytes);
-	/* The other readers may have read it all: draw the meter once. */
-	gh_progress_update(&run->progress, name, run->bytes_done,
-			   atomic_load(&rd.bytes), gh_source_size(src));
 	return atomic_load(&rd.failed) ? -1 : 0;
 }
 
 static int count_sequential(struct gh_run *run, struct gh_source *src,
-			    const char *name)
+			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
 
@@ -121,47 +152,175 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		int64_t got;
 
 		if (!c) {
-			gh_msg("%s: %s", name, b->error);
+			gh_msg("%s: %s", job->name, b->error);
 			return -1;
 		}
 		got = gh_source_fill(src, c->data, b->chunk_bytes);
-		if (b->submit(b, c, got > 0 ? (uint64_t)got : 0)) {
-			gh_msg("%s: %s", name, b->error);
+		if (b->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
+			gh_msg("%s: %s", job->name, b->error);
 			return -1;
 		}
 		if (got <= 0)
 			return got < 0 ? -1 : 0;    /* the source printed why */
-		run->bytes_done += (uint64_t)got;
-		gh_progress_update(&run->progress, name, run->bytes_done,
-				   gh_source_consumed(src), gh_source_size(src));
+		add_bytes(run, job, (uint64_t)got, gh_source_consumed(src));
 	}
 }
 
-int gh_count_input(struct gh_run *run, const char *name, uint64_t totals[256])
+/* Counts one operand into job->totals; -1 (message printed) on failure. */
+static int count_one(struct inputs *in, struct job *job)
 {
+	struct gh_run *run = in->run;
 	struct gh_backend *b = run->backend;
-	int readers = gh_options_readers(run->opts);
 	struct gh_source *src;
-	int ret;
+	int input, readers, ret;
 
-	src = gh_source_open(name, run->opts->raw);
+	src = gh_source_open(job->name, run->opts->raw);
 	if (!src)
 		return -1;
+	job->size = gh_source_size(src);
 	if (gh_source_gzip_engine(src))
-		run->gzip_engine = gh_source_gzip_engine(src);
-	if (readers > 1 && gh_source_can_pread(src)) {
-		b->begin(b, readers);
-		ret = count_parallel(run, src, name, readers);
-	} else {
-		b->begin(b, 1);
-		ret = count_sequential(run, src, name);
+		atomic_store(&run->gzip_engine, gh_source_gzip_engine(src));
+	readers = gh_source_can_pread(src) ? in->readers_each : 1;
+	input = b->begin(b, readers);
+	if (input < 0) {
+		gh_msg("%s: %s", job->name, b->error);
+		gh_source_close(src);
+		return -1;
 	}
+	if (readers > 1)
+		ret = count_parallel(run, src, job, input, readers);
+	else
+		ret = count_sequential(run, src, job, input);
 	/* Always collect, so a failed input's counts never reach the next. */
-	if (b->finish(b, totals) && !ret) {
-		gh_msg("%s: %s", name, b->error);
+	if (b->finish(b, input, job->totals) && !ret) {
+		gh_msg("%s: %s", job->name, b->error);
 		ret = -1;
 	}
 	if (gh_source_close(src))
 		ret = -1;
 	return ret;
+}
+
+static void *input_worker(void *arg)
+{
+	struct inputs *in = arg;
+	int n = in->run->opts->n_operands;
+
+	pthread_mutex_lock(&in->lock);
+	for (;;) {
+		while (in->next < n && in->next >= in->reported + in->window)
+			pthread_cond_wait(&in->changed, &in->lock);
+		if (in->next >= n)
+			break;
+		int i = in->next++;
+		struct job *job = &in->jobs[i % in->window];
+		int is_stdin;
+
+		job->index = i;
+		job->state = JOB_RUNNING;
+		job->name = in->run->opts->operands[i];
+		job->size = 0;
+		atomic_store(&job->consumed, 0);
+		is_stdin = !strcmp(job->name, "-");
+		while (is_stdin && in->stdin_busy)
+			pthread_cond_wait(&in->changed, &in->lock);
+		in->stdin_busy |= is_stdin;
+		pthread_mutex_unlock(&in->lock);
+
+		int ret = count_one(in, job);
+
+		pthread_mutex_lock(&in->lock);
+		if (is_stdin)
+			in->stdin_busy = 0;
+		job->state = ret ? JOB_FAILED : JOB_DONE;
+		pthread_cond_broadcast(&in->changed);
+	}
+	pthread_mutex_unlock(&in->lock);
+	return NULL;
+}
+
+/* Waits until operand r is done, drawing the meter meanwhile. */
+static struct job *wait_for(struct inputs *in, int r)
+{
+	struct job *job = &in->jobs[r % in->window];
+
+	pthread_mutex_lock(&in->lock);
+	while (job->index != r || job->state == JOB_RUNNING) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 250 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&in->changed, &in->lock, &until);
+		if (job->index == r && job->state == JOB_RUNNING)
+			gh_progress_update(&in->run->progress, job->name,
+					   atomic_load(&in->run->bytes_done),
+					   atomic_load(&job->consumed),
+					   job->size);
+	}
+	pthread_mutex_unlock(&in->lock);
+	return job;
+}
+
+int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
+{
+	const struct gh_options *opts = run->opts;
+	struct inputs in = { .run = run };
+	int workers, started = 0, failed = 0;
+	pthread_t threads[GH_INPUTS_MAX];
+
+	workers = opts->n_operands;
+	if (workers > opts->threads)
+		workers = opts->threads;
+	if (workers > GH_INPUTS_MAX)
+		workers = GH_INPUTS_MAX;
+	in.readers_each = gh_options_readers(opts) / workers;
+	if (in.readers_each < 1)
+		in.readers_each = 1;
+	in.window = 2 * workers;
+	in.jobs = calloc((size_t)in.window, sizeof(*in.jobs));
+	if (!in.jobs) {
+		gh_msg("out of memory");
+		return opts->n_operands;
+	}
+	for (int i = 0; i < in.window; i++)
+		in.jobs[i].index = -1;
+	pthread_mutex_init(&in.lock, NULL);
+	pthread_cond_init(&in.changed, NULL);
+	while (started < workers &&
+	       pthread_create(&threads[started], NULL, input_worker, &in) == 0)
+		started++;
+	if (!started) {
+		gh_msg_errno("cannot start a thread");
+		failed = opts->n_operands;
+	}
+
+	for (int r = 0; started && r < opts->n_operands; r++) {
+		struct job *job = wait_for(&in, r);
+
+		/* Draw at least once an input, however quickly it went. */
+		gh_progress_update(&run->progress, job->name,
+				   atomic_load(&run->bytes_done),
+				   atomic_load(&job->consumed), job->size);
+		if (job->state == JOB_DONE) {
+			gh_progress_clear(&run->progress);
+			report(ctx, job->name, job->totals);
+		} else {
+			failed++;
+		}
+		pthread_mutex_lock(&in.lock);
+		job->index = -1;
+		in.reported++;
+		pthread_cond_broadcast(&in.changed);
+		pthread_mutex_unlock(&in.lock);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&in.lock);
+	pthread_cond_destroy(&in.changed);
+	free(in.jobs);
+	return failed;
 }

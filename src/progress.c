@@ -2,7 +2,8 @@
  *
  * Drawn on one line with \r, at most four times a second, and only once a
  * run has lasted a second (--progress draws from the start), so short runs
- * and pipes into files never see it.
+ * and pipes into files never see it.  One thread draws it; messages from
+ * any thread clear it first, under the stderr lock (msg.c).
  */
 #include <stdio.h>
 #include <time.h>
@@ -14,10 +15,18 @@
 /* The meter on screen, cleared before any message is printed. */
 static struct gh_progress *active_meter;
 
+/* Clears the line; the caller holds the stderr lock. */
+static void clear_line(struct gh_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
 static void clear_active(void)
 {
 	if (active_meter)
-		gh_progress_clear(active_meter);
+		clear_line(active_meter);
 }
 
 double gh_now(void)
@@ -59,6 +68,7 @@ void gh_progress_update(struct gh_progress *p, const char *name,
 		return;
 	p->last = now;
 	rate = elapsed > 0 ? (double)done / elapsed : 0.0;
+	gh_stderr_lock();
 	fprintf(stderr, "\rgpuhist: %s: %.1f MB, %.2f GB/s", name,
 		(double)done / 1e6, rate / 1e9);
 	if (in_size && in_done <= in_size) {
@@ -72,11 +82,12 @@ void gh_progress_update(struct gh_progress *p, const char *name,
 	}
 	fputs("\033[K", stderr);
 	p->shown = true;
+	gh_stderr_unlock();
 }
 
 void gh_progress_clear(struct gh_progress *p)
 {
-	if (p->shown)
-		fputs("\r\033[K", stderr);
-	p->shown = false;
+	gh_stderr_lock();
+	clear_line(p);
+	gh_stderr_unlock();
 }
