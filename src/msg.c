@@ -1,4 +1,10 @@
-/* msg.c - the program's voice on stderr: "gpuhist: what: why" */
+/* msg.c - the program's voice on stderr: "gpuhist: what: why"
+ *
+ * Lines are written whole under one lock, after the progress meter has
+ * cleared its line.  A thread counting one of several inputs at once can
+ * capture its messages instead, so that they are printed in operand order
+ * with that input's result, whichever input fails first.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -7,8 +13,14 @@
 
 #include "msg.h"
 
+#define GH_MSG_LINE 1024
+
 static void (*msg_before)(void);
 static pthread_mutex_t stderr_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Where this thread's messages go instead of stderr, when set. */
+static _Thread_local char *capture_buf;
+static _Thread_local size_t capture_len;
 
 void gh_stderr_lock(void)
 {
@@ -25,33 +37,68 @@ void gh_msg_set_before(void (*before)(void))
 	msg_before = before;
 }
 
+void gh_msg_capture(char *buf, size_t len)
+{
+	capture_buf = buf;
+	capture_len = len;
+	if (buf && len)
+		buf[0] = '\0';
+}
+
+void gh_msg_print(const char *lines)
+{
+	if (!*lines)
+		return;
+	gh_stderr_lock();
+	if (msg_before)
+		msg_before();
+	fputs(lines, stderr);
+	gh_stderr_unlock();
+}
+
+/* Prints one finished line, or adds it to this thread's capture. */
+static void emit(const char *line)
+{
+	if (capture_buf) {
+		size_t used = strlen(capture_buf);
+
+		snprintf(capture_buf + used, capture_len - used, "%s", line);
+		return;
+	}
+	gh_msg_print(line);
+}
+
+static void vmsg(const char *fmt, va_list ap, const char *reason)
+{
+	char line[GH_MSG_LINE];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s: ", GH_PROGNAME);
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (n < (int)sizeof(line) && reason)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %s", reason);
+	if (n >= (int)sizeof(line) - 1)
+		n = (int)sizeof(line) - 2;      /* cut short, still one line */
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	emit(line);
+}
+
 void gh_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	gh_stderr_lock();
-	if (msg_before)
-		msg_before();
-	fprintf(stderr, "%s: ", GH_PROGNAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, NULL);
 	va_end(ap);
-	fputc('\n', stderr);
-	gh_stderr_unlock();
 }
 
 void gh_msg_errno(const char *fmt, ...)
 {
-	int saved_errno = errno;
+	const char *reason = strerror(errno);
 	va_list ap;
 
-	gh_stderr_lock();
-	if (msg_before)
-		msg_before();
-	fprintf(stderr, "%s: ", GH_PROGNAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap, reason);
 	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(saved_errno));
-	gh_stderr_unlock();
 }

@@ -2,6 +2,8 @@
 #ifndef GH_MSG_H
 #define GH_MSG_H
 
+#include <stddef.h>
+
 #define GH_PROGNAME "gpuhist"
 
 /* "gpuhist: <formatted>" on stderr. */
@@ -12,6 +14,13 @@ void gh_msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Called before every message, so a progress meter can clear its line;
  * it runs under the stderr lock. */
 void gh_msg_set_before(void (*before)(void));
+
+/* From now on, this thread's messages are appended to buf (cut short when
+ * it is full) instead of printed; NULL prints them again. */
+void gh_msg_capture(char *buf, size_t len);
+
+/* Prints captured lines (as they are, each ending in a newline). */
+void gh_msg_print(const char *lines);
 
 /* Held while a message or the meter is written, so lines never mix. */
 void gh_stderr_lock(void);

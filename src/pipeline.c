@@ -3,7 +3,8 @@
  * Inputs.  Up to GH_INPUTS_MAX input workers (no more than --threads or
  * operands) each take the next operand and count it; the calling thread
  * reports the results in operand order as they complete, like wc, and
- * draws the progress meter.  Workers run at most a window of operands
+ * draws the progress meter.  A worker's messages are kept with its input
+ * and printed in that order too.  Workers run at most a window of operands
  * ahead of the report, so memory stays flat however many operands there
  * are.  Operands naming standard input are read one after another.
  *
@@ -34,6 +35,7 @@ struct job {
 	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
 	uint64_t size;                      /* its size when known, else 0 */
 	uint64_t totals[256];
+	char messages[1024];                /* its messages, printed in order */
 };
 
 /* All operands of the run: shared by the workers and the reporter. */
@@ -87,6 +89,9 @@ static void *read_chunks(void *arg)
 {
 	struct readers *rd = arg;
 	struct gh_backend *b = rd->run->backend;
+
+	/* Only the first failure is reported, so one writer at a time. */
+	gh_msg_capture(rd->job->messages, sizeof(rd->job->messages));
 
 	while (!atomic_load(&rd->stop)) {
 		struct gh_chunk *c = b->acquire(b);
@@ -227,7 +232,9 @@ static void *input_worker(void *arg)
 		in->stdin_busy |= is_stdin;
 		pthread_mutex_unlock(&in->lock);
 
+		gh_msg_capture(job->messages, sizeof(job->messages));
 		int ret = count_one(in, job);
+		gh_msg_capture(NULL, 0);
 
 		pthread_mutex_lock(&in->lock);
 		if (is_stdin)
@@ -305,6 +312,7 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 		gh_progress_update(&run->progress, job->name,
 				   atomic_load(&run->bytes_done),
 				   atomic_load(&job->consumed), job->size);
+		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);
 			report(ctx, job->name, job->totals);
