@@ -5,6 +5,7 @@
  * for plain input, to the decoder for gzip.  Memory is this struct and the
  * decoder's buffers, whatever the input's size.
  */
+#define _GNU_SOURCE             /* F_SETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,6 +51,20 @@ static int64_t read_full(int fd, unsigned char *buf, uint64_t len)
 	return (int64_t)done;
 }
 
+/*
+ * A pipe holds 64 KiB by default, so a writer such as cat (128 KiB writes)
+ * and this reader take turns after every few reads.  A larger pipe lets
+ * both run on; where the system refuses, the default stays.
+ */
+static void widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
+}
+
 struct gh_source *gh_source_open(const char *name, bool raw)
 {
 	struct gh_source *src;
@@ -82,6 +97,8 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 		gh_msg_errno("%s", name);
 		goto fail;
 	}
+	if (S_ISFIFO(st.st_mode))
+		widen_pipe(src->fd);
 	if (S_ISREG(st.st_mode)) {
 		src->start = lseek(src->fd, 0, SEEK_CUR);
 		src->regular = src->start >= 0;
