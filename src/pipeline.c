@@ -6,6 +6,12 @@
  * order of chunks does not matter to a histogram.  Anything else (pipes,
  * gzip, devices) is read in order by the calling thread.  Either way the
  * reader writes straight into the backend's chunks.
+ *
+ * A file that changes size while it is read is counted up to where its end
+ * was seen, a prefix of it, as cat or wc would.  Several readers could see
+ * different ends (one finds the end, another then reads bytes appended
+ * after it), which would count bytes past a gap; they note the least end
+ * seen, and when more than that was read the input fails instead.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +29,7 @@ struct readers {
 	const char *name;
 	atomic_uint_least64_t next_offset;  /* the next chunk to claim */
 	atomic_uint_least64_t bytes;        /* read and submitted so far */
+	atomic_uint_least64_t end;          /* least end of file seen */
 	atomic_int stop;                    /* end of file or failure seen */
 	atomic_int failed;                  /* first failure prints, once */
 };
@@ -39,6 +46,16 @@ static void readers_fail(struct readers *rd, const char *why, int err)
 		errno = err;
 		gh_msg_errno("%s: read error", rd->name);
 	}
+}
+
+/* Notes that a reader found the end of the file at offset `end`. */
+static void note_end(struct readers *rd, uint64_t end)
+{
+	uint_least64_t seen = atomic_load(&rd->end);
+
+	while (end < seen &&
+	       !atomic_compare_exchange_weak(&rd->end, &seen, end))
+		;
 }
 
 /* One reader's loop; the calling thread (with_progress) also draws the meter. */
@@ -68,8 +85,10 @@ static void read_chunks(struct readers *rd, int with_progress)
 			readers_fail(rd, b->error, 0);
 			return;
 		}
-		if ((uint64_t)got < b->chunk_bytes)
+		if ((uint64_t)got < b->chunk_bytes) {
+			note_end(rd, offset + (uint64_t)got);
 			atomic_store(&rd->stop, 1);     /* end of file */
+		}
 		uint64_t in_done = atomic_fetch_add(&rd->bytes, (uint64_t)got) +
 				   (uint64_t)got;
 		if (with_progress)
@@ -94,6 +113,7 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&rd.next_offset, 0);
 	atomic_init(&rd.bytes, 0);
+	atomic_init(&rd.end, UINT64_MAX);
 	atomic_init(&rd.stop, 0);
 	atomic_init(&rd.failed, 0);
 	/* Fewer threads than asked for is fine: the caller reads too. */
@@ -103,6 +123,9 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	read_chunks(&rd, 1);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	/* Bytes past the least end: the file grew or shrank in between. */
+	if (atomic_load(&rd.bytes) != atomic_load(&rd.end))
+		readers_fail(&rd, "file changed size while being read", 0);
 	gh_source_pread_end(src, atomic_load(&rd.bytes));
 	run->bytes_done += atomic_load(&rd.bytes);
 	/* The other readers may have read it all: draw the meter once. */
