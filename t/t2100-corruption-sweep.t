@@ -49,4 +49,5 @@ for f in one.gz other.gz two-padded.gz; do
 	sweep "300 one-bit flips of $f: gpuhist agrees with gzip -dc" \
 		flip $f 300 "$(cksum <$f | cut -d' ' -f1)"
 done
-diag "$(awk '/ cases, / { n += $4 } END { print n }' all-reports) cases swept in all"
+cases=$(awk '/ cases, / { n += $4 } END { print n }' all-reports)
+diag "$cases cases swept in all"

@@ -142,7 +142,7 @@ interrupted() {
 	kill $watchdog 2>/dev/null
 	wait $watchdog 2>/dev/null
 	diag "$desc: status $status after $(( (t1 - t0) / 1000000 )) ms"
-	is "$desc: ends at once with status $want, the input before written, no total" \
+	is "$desc: ends at once, status $want, the input before written, no total" \
 		"$status:$(grep -c '^small' out):$(grep -c '^total' out)" \
 		"$want:$rows:0"
 }
