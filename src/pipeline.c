@@ -14,6 +14,12 @@
  * matter to a histogram.  Anything else (pipes, gzip, devices) is read in
  * order by its worker.  Either way readers write straight into the
  * backend's chunks.
+ *
+ * A file that changes size while it is read is counted up to where its end
+ * was seen, a prefix of it, as cat or wc would.  Several readers could see
+ * different ends (one finds the end, another then reads bytes appended
+ * after it), which would count bytes past a gap; they note the least end
+ * seen, and when more than that was read the input fails instead.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -59,6 +65,7 @@ struct readers {
 	int input;                          /* the backend's id for it */
 	atomic_uint_least64_t next_offset;  /* the next chunk to claim */
 	atomic_uint_least64_t bytes;        /* read and submitted so far */
+	atomic_uint_least64_t end;          /* least end of file seen */
 	atomic_int stop;                    /* end of file or failure seen */
 	atomic_int failed;                  /* first failure prints, once */
 };
@@ -83,6 +90,16 @@ static void readers_fail(struct readers *rd, const char *why, int err)
 		errno = err;
 		gh_msg_errno("%s: read error", rd->job->name);
 	}
+}
+
+/* Notes that a reader found the end of the file at offset `end`. */
+static void note_end(struct readers *rd, uint64_t end)
+{
+	uint_least64_t seen = atomic_load(&rd->end);
+
+	while (end < seen &&
+	       !atomic_compare_exchange_weak(&rd->end, &seen, end))
+		;
 }
 
 static void *read_chunks(void *arg)
@@ -115,8 +132,10 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, b->error, 0);
 			break;
 		}
-		if ((uint64_t)got < b->chunk_bytes)
+		if ((uint64_t)got < b->chunk_bytes) {
+			note_end(rd, offset + (uint64_t)got);
 			atomic_store(&rd->stop, 1);     /* end of file */
+		}
 		add_bytes(rd->run, rd->job, (uint64_t)got,
 			  atomic_fetch_add(&rd->bytes, (uint64_t)got) +
 			  (uint64_t)got);
@@ -134,6 +153,7 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&rd.next_offset, 0);
 	atomic_init(&rd.bytes, 0);
+	atomic_init(&rd.end, UINT64_MAX);
 	atomic_init(&rd.stop, 0);
 	atomic_init(&rd.failed, 0);
 	/* Fewer threads than asked for is fine: the caller reads too. */
@@ -143,6 +163,9 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	read_chunks(&rd);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	/* Bytes past the least end: the file grew or shrank in between. */
+	if (atomic_load(&rd.bytes) != atomic_load(&rd.end))
+		readers_fail(&rd, "file changed size while being read", 0);
 	gh_source_pread_end(src, atomic_load(&rd.bytes));
 	return atomic_load(&rd.failed) ? -1 : 0;
 }

@@ -20,7 +20,7 @@
 struct gh_source {
 	const char *name;
 	int fd;
-	bool is_stdin;
+	bool owns_fd;               /* opened here, so closed here */
 	uint64_t size;              /* st_size of a regular file, else 0 */
 	bool regular;               /* a regular file: pread() works */
 	off_t start;                /* where the input began in the file */
@@ -65,7 +65,9 @@ static void widen_pipe(int fd)
 #endif
 }
 
-struct gh_source *gh_source_open(const char *name, bool raw)
+/* Takes over reading fd (closed by gh_source_close() when owns_fd). */
+static struct gh_source *start(const char *name, int fd, bool owns_fd,
+			       bool raw)
 {
 	struct gh_source *src;
 	struct stat st;
@@ -74,21 +76,12 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 	src = calloc(1, sizeof(*src));
 	if (!src) {
 		gh_msg("%s: out of memory", name);
-		return NULL;
+		goto fail;
 	}
 	src->name = name;
-	src->is_stdin = !strcmp(name, "-");
-	if (src->is_stdin) {
-		src->fd = STDIN_FILENO;
-	} else {
-		src->fd = open(name, O_RDONLY);
-		if (src->fd < 0) {
-			gh_msg_errno("%s", name);
-			free(src);
-			return NULL;
-		}
-	}
-	if (fstat(src->fd, &st) < 0) {
+	src->fd = fd;
+	src->owns_fd = owns_fd;
+	if (fstat(fd, &st) < 0) {
 		gh_msg_errno("%s", name);
 		goto fail;
 	}
@@ -100,13 +93,13 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 	if (S_ISFIFO(st.st_mode))
 		widen_pipe(src->fd);
 	if (S_ISREG(st.st_mode)) {
-		src->start = lseek(src->fd, 0, SEEK_CUR);
+		src->start = lseek(fd, 0, SEEK_CUR);
 		src->regular = src->start >= 0;
 		src->size = (uint64_t)st.st_size;
-		posix_fadvise(src->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
-	n = read_full(src->fd, src->peek, raw ? 0 : sizeof(src->peek));
+	n = read_full(fd, src->peek, raw ? 0 : sizeof(src->peek));
 	if (n < 0) {
 		gh_msg_errno("%s: read error", name);
 		goto fail;
@@ -114,7 +107,7 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 	src->peek_len = (unsigned)n;
 	src->consumed = (uint64_t)n;
 	if (n == 2 && src->peek[0] == 0x1f && src->peek[1] == 0x8b) {
-		src->gz = gh_gunzip_new(src->fd, src->peek, 2);
+		src->gz = gh_gunzip_new(fd, src->peek, 2);
 		if (!src->gz) {
 			gh_msg("%s: cannot start the gzip decoder", name);
 			goto fail;
@@ -123,10 +116,29 @@ struct gh_source *gh_source_open(const char *name, bool raw)
 	}
 	return src;
 fail:
-	if (!src->is_stdin)
-		close(src->fd);
+	if (owns_fd)
+		close(fd);
 	free(src);
 	return NULL;
+}
+
+struct gh_source *gh_source_open(const char *name, bool raw)
+{
+	int fd;
+
+	if (!strcmp(name, "-"))
+		return start(name, STDIN_FILENO, false, raw);
+	fd = open(name, O_RDONLY);
+	if (fd < 0) {
+		gh_msg_errno("%s", name);
+		return NULL;
+	}
+	return start(name, fd, true, raw);
+}
+
+struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw)
+{
+	return start(name, fd, false, raw);
 }
 
 int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
@@ -213,7 +225,7 @@ int gh_source_close(struct gh_source *src)
 	int ret = 0;
 
 	gh_gunzip_free(src->gz);
-	if (!src->is_stdin && close(src->fd) < 0) {
+	if (src->owns_fd && close(src->fd) < 0) {
 		gh_msg_errno("%s: close", src->name);
 		ret = -1;
 	}

@@ -11,6 +11,11 @@ struct gh_source;
  * On failure prints "gpuhist: NAME: reason" and returns NULL. */
 struct gh_source *gh_source_open(const char *name, bool raw);
 
+/* The same for a descriptor the caller has open already (a test harness,
+ * say): read from where it stands, left open by gh_source_close(), and NAME
+ * used only in messages. */
+struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw);
+
 /* Fills buf with up to cap bytes of (decoded) data, as many as the input
  * has: fewer only at its end.  Returns the count (0 at the end), or -1 after
  * printing "gpuhist: NAME: reason". */

@@ -1,0 +1,361 @@
+/* fuzz-input.c - libFuzzer harness: the input layer against a one-shot zlib
+ *
+ * Arbitrary bytes go through the real input layer (source.c, gunzip.c,
+ * count.c) from a pipe or a memfd, and the result is compared with a
+ * reference that shares none of its reading code: the whole stream decoded
+ * at once by zlib (windowBits 31, member after member, with gpuhist's rules
+ * for what may follow a member: another member, zero bytes to the end, or
+ * nothing; anything else, or a stream that ends inside a member, fails),
+ * counted one byte at a time.  Both must agree on success or failure and on
+ * the 256 totals; a disagreement aborts, which libFuzzer reports as a crash.
+ *
+ * The first byte of a test case chooses how it is read, the rest is the
+ * stream:
+ *	bits 0-3  the chunk size of every fill (1 byte .. 256 KiB + 3)
+ *	bit 4     0: the detecting path reads a pipe and the raw path a memfd;
+ *		  1: the other way round
+ *	bits 5-7  pipe: how many bytes the writer writes at once (1 .. all);
+ *		  memfd: bytes of junk before the stream (reading starts there)
+ *
+ * The detecting path fills chunks with gh_source_fill() and counts them
+ * with gh_count_bytes(), as pipeline.c's single reader does; the raw path
+ * (no detection) does the same from a pipe, or reads a memfd with
+ * gh_source_pread() at chunk offsets, as its parallel readers do.  The
+ * build (make fuzz) gives gunzip.c a 61-byte input buffer, so refills fall
+ * inside headers, trailers and member boundaries.
+ *
+ * Messages do not go to stderr: this file replaces msg.c and checks that a
+ * failed input gets exactly one, naming it, and a good one none.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "count.h"
+#include "msg.h"
+#include "source.h"
+
+#define INPUT_NAME "fuzz-input"
+
+static const uint64_t chunk_sizes[16] = {
+	1, 2, 3, 5, 7, 8, 13, 61, 64, 255, 256, 1000, 4093, 4096, 65537,
+	262147,
+};
+static const size_t pipe_pieces[8] = { 1, 2, 3, 7, 64, 511, 4096, SIZE_MAX };
+
+/* What the input layer said through gh_msg() during one reading. */
+static struct {
+	int count;
+	char first[512];
+} said;
+
+static void record(const char *fmt, va_list ap, int with_errno)
+{
+	int saved_errno = errno;
+
+	if (said.count++ == 0) {
+		vsnprintf(said.first, sizeof(said.first), fmt, ap);
+		if (with_errno) {
+			size_t len = strlen(said.first);
+
+			snprintf(said.first + len, sizeof(said.first) - len,
+				 ": %s", strerror(saved_errno));
+		}
+	}
+}
+
+void gh_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	record(fmt, ap, 0);
+	va_end(ap);
+}
+
+void gh_msg_errno(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	record(fmt, ap, 1);
+	va_end(ap);
+}
+
+static void disagree(const char *what)
+{
+	fprintf(stderr, "fuzz-input: %s (message count %d: \"%s\")\n", what,
+		said.count, said.first);
+	abort();
+}
+
+/* The result of reading one stream one way. */
+struct outcome {
+	int failed;
+	bool is_gzip;
+	uint64_t totals[256];
+};
+
+/* The reference: zlib over the whole stream at once, counted bytewise. */
+static void reference(const unsigned char *p, size_t len, struct outcome *r)
+{
+	static unsigned char out[1 << 16];
+	z_stream zs;
+	size_t pos = 0;
+	int z;
+
+	memset(r, 0, sizeof(*r));
+	if (len < 2 || p[0] != 0x1f || p[1] != 0x8b) {
+		gh_count_bytes_simple(p, len, r->totals);
+		return;
+	}
+	r->is_gzip = true;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 16) != Z_OK)
+		disagree("reference: inflateInit2 failed");
+	for (;;) {
+		zs.next_in = (unsigned char *)p + pos;
+		zs.avail_in = (uInt)(len - pos);
+		do {
+			zs.next_out = out;
+			zs.avail_out = sizeof(out);
+			z = inflate(&zs, Z_NO_FLUSH);
+			gh_count_bytes_simple(out, sizeof(out) - zs.avail_out,
+					      r->totals);
+		} while (z == Z_OK);
+		if (z != Z_STREAM_END) {
+			r->failed = 1;          /* corrupt or truncated */
+			break;
+		}
+		pos = len - zs.avail_in;
+		if (len - pos >= 2 && p[pos] == 0x1f && p[pos + 1] == 0x8b) {
+			if (inflateReset(&zs) != Z_OK)
+				disagree("reference: inflateReset failed");
+			continue;
+		}
+		while (pos < len && p[pos] == 0)
+			pos++;
+		r->failed = pos != len;         /* trailing garbage */
+		break;
+	}
+	inflateEnd(&zs);
+}
+
+/* A pipe's writer: the stream in pieces, then end of file. */
+struct writer {
+	int fd;
+	const unsigned char *p;
+	size_t len, piece;
+};
+
+static void *write_pipe(void *arg)
+{
+	struct writer *w = arg;
+	size_t done = 0;
+
+	while (done < w->len) {
+		size_t want = w->len - done < w->piece ? w->len - done : w->piece;
+		ssize_t n = write(w->fd, w->p + done, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;          /* EPIPE: the reader gave up early */
+		done += (size_t)n;
+	}
+	close(w->fd);
+	return NULL;
+}
+
+/* A memfd holding `junk` bytes and then the stream, positioned after the
+ * junk. */
+static int make_memfd(const unsigned char *p, size_t len, size_t junk)
+{
+	static const unsigned char junk_bytes[8] = "JJJJJJJJ";
+	int fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+
+	if (fd < 0)
+		disagree("memfd_create failed");
+	if (write(fd, junk_bytes, junk) != (ssize_t)junk ||
+	    (len && write(fd, p, len) != (ssize_t)len) ||
+	    lseek(fd, (off_t)junk, SEEK_SET) != (off_t)junk)
+		disagree("cannot fill the memfd");
+	return fd;
+}
+
+/* Reads fd to its end with fills of chunk bytes, as pipeline.c's single
+ * reader does. */
+static void read_filling(int fd, bool raw, uint64_t chunk, bool on_memfd,
+			 size_t len, struct outcome *o)
+{
+	unsigned char *buf = malloc(chunk);
+	struct gh_source *src;
+	bool short_seen = false;
+
+	memset(o, 0, sizeof(*o));
+	said.count = 0;
+	if (!buf)
+		disagree("out of memory");
+	src = gh_source_open_fd(INPUT_NAME, fd, raw);
+	if (!src) {
+		o->failed = 1;
+		free(buf);
+		return;
+	}
+	o->is_gzip = gh_source_is_gzip(src);
+	if (gh_source_can_pread(src) != (on_memfd && !o->is_gzip))
+		disagree("can_pread is wrong for this kind of input");
+	for (;;) {
+		int64_t n = gh_source_fill(src, buf, chunk);
+
+		if (n < 0) {
+			o->failed = 1;
+			break;
+		}
+		if ((uint64_t)n > chunk)
+			disagree("a fill returned more than asked for");
+		if (short_seen && n != 0)
+			disagree("a fill after a short one was not the end");
+		if (n == 0)
+			break;
+		short_seen = (uint64_t)n < chunk;
+		gh_count_bytes(buf, (uint64_t)n, o->totals);
+	}
+	if (!o->failed && gh_source_consumed(src) != len)
+		disagree("consumed is not the stream's length after a success");
+	if (gh_source_close(src))
+		disagree("closing a borrowed descriptor failed");
+	free(buf);
+}
+
+/* Reads a memfd raw with gh_source_pread() at chunk offsets, in order, as
+ * pipeline.c's parallel readers do between them. */
+static void read_at_offsets(int fd, uint64_t chunk, size_t junk,
+			    struct outcome *o)
+{
+	unsigned char *buf = malloc(chunk);
+	struct gh_source *src;
+	uint64_t offset = 0;
+
+	memset(o, 0, sizeof(*o));
+	said.count = 0;
+	src = gh_source_open_fd(INPUT_NAME, fd, true);
+	if (!buf || !src || !gh_source_can_pread(src))
+		disagree("cannot read a memfd raw at offsets");
+	for (;;) {
+		int64_t n = gh_source_pread(src, buf, chunk, offset);
+
+		if (n < 0)
+			disagree("pread of a memfd failed");
+		gh_count_bytes(buf, (uint64_t)n, o->totals);
+		offset += (uint64_t)n;
+		if ((uint64_t)n < chunk)
+			break;
+	}
+	gh_source_pread_end(src, offset);
+	if (lseek(fd, 0, SEEK_CUR) != (off_t)(junk + offset))
+		disagree("pread_end left the offset elsewhere");
+	if (gh_source_close(src))
+		disagree("closing a borrowed descriptor failed");
+	free(buf);
+}
+
+/* One way of reading the stream; fills o. */
+static void read_one_way(const unsigned char *p, size_t len, bool raw,
+			 bool on_memfd, uint64_t chunk, unsigned knob,
+			 struct outcome *o)
+{
+	if (on_memfd) {
+		int fd = make_memfd(p, len, knob);
+
+		if (raw)
+			read_at_offsets(fd, chunk, knob, o);
+		else
+			read_filling(fd, raw, chunk, true, len, o);
+		close(fd);
+	} else {
+		struct writer w = { .p = p, .len = len,
+				    .piece = pipe_pieces[knob] };
+		pthread_t thread;
+		int fds[2];
+
+		if (pipe2(fds, O_CLOEXEC) < 0)
+			disagree("pipe failed");
+		w.fd = fds[1];
+		if (pthread_create(&thread, NULL, write_pipe, &w))
+			disagree("cannot start the pipe's writer");
+		read_filling(fds[0], raw, chunk, false, len, o);
+		close(fds[0]);          /* a writer still writing gets EPIPE */
+		pthread_join(thread, NULL);
+	}
+}
+
+/* The messages one reading left: one naming the input after a failure,
+ * none after a success. */
+static void check_messages(const struct outcome *o)
+{
+	if (!o->failed && said.count)
+		disagree("a message after a success");
+	if (o->failed && said.count != 1)
+		disagree("not exactly one message after a failure");
+	if (o->failed && strncmp(said.first, INPUT_NAME ": ",
+				 strlen(INPUT_NAME ": ")))
+		disagree("the message does not name the input");
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	signal(SIGPIPE, SIG_IGN);       /* the pipe's writer sees EPIPE */
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct outcome want, got, raw_want, raw_got;
+	const unsigned char *p = data + 1;
+	size_t len;
+	uint64_t chunk;
+	bool memfd_first;
+	unsigned knob;
+
+	if (size < 1)
+		return 0;
+	len = size - 1;
+	chunk = chunk_sizes[data[0] & 0x0f];
+	memfd_first = data[0] & 0x10;
+	knob = data[0] >> 5;
+
+	reference(p, len, &want);
+	read_one_way(p, len, false, memfd_first, chunk, knob, &got);
+	check_messages(&got);
+	if (got.failed != want.failed)
+		disagree(want.failed ? "gpuhist took a stream zlib rejects"
+				     : "gpuhist rejected a stream zlib takes");
+	if (got.is_gzip != want.is_gzip)
+		disagree("gzip detection differs");
+	if (!got.failed && memcmp(got.totals, want.totals, sizeof(got.totals)))
+		disagree("the totals differ");
+
+	memset(&raw_want, 0, sizeof(raw_want));
+	gh_count_bytes_simple(p, len, raw_want.totals);
+	read_one_way(p, len, true, !memfd_first, chunk, knob, &raw_got);
+	check_messages(&raw_got);
+	if (raw_got.failed || raw_got.is_gzip)
+		disagree("raw reading failed or decoded");
+	if (memcmp(raw_got.totals, raw_want.totals, sizeof(raw_got.totals)))
+		disagree("the raw totals differ");
+	return 0;
+}

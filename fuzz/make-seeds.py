@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# make-seeds.py - writes fuzz/corpus, the fuzz harness's seed test cases
+#
+# Each seed is one control byte (how fuzz-input.c reads it: chunk size,
+# pipe or memfd, writer pieces or junk) followed by a stream: gzip of one
+# member, of two, with zero padding, with trailing garbage, truncated, of
+# nothing, with every optional header field; and plain text.  Deterministic
+# (mtime 0), so rerunning it rewrites the same files.
+#   usage: fuzz/make-seeds.py [DIR]     (default: fuzz/corpus beside it)
+import os
+import struct
+import sys
+import zlib
+
+TEXT = (b"Programming massively parallel processors: a histogram counts "
+        b"how often each value occurs.\n") * 6
+
+
+def member(data, level=6, header=None):
+    """One gzip member of data; header replaces the plain 10-byte header."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15)
+    body = c.compress(data) + c.flush()
+    if header is None:
+        header = b"\x1f\x8b\x08\x00" + bytes(4) + b"\x00\x03"
+    return header + body + struct.pack("<II", zlib.crc32(data),
+                                       len(data) & 0xffffffff)
+
+
+def full_header():
+    """FEXTRA, FNAME, FCOMMENT and FHCRC, as t2001 builds it."""
+    hdr = b"\x1f\x8b\x08\x1e" + bytes(4) + b"\x00\x03"
+    hdr += struct.pack("<H", 6) + b"AB\x02\x00xy"
+    hdr += b"name.txt\x00" + b"a comment\x00"
+    return hdr + struct.pack("<H", zlib.crc32(hdr) & 0xffff)
+
+
+def seeds():
+    one = member(TEXT, 9)
+    two = member(b"first member\n" * 20, 1) + member(TEXT[:200], 6)
+    yield "one-member", 0x03, one
+    yield "two-members", 0x17, two
+    yield "zero-padding", 0x2c, one + bytes(40)
+    yield "trailing-garbage", 0x41, one + b"garbage\n"
+    yield "truncated", 0x5a, one[:len(one) * 2 // 3]
+    yield "empty-gzip", 0x00, member(b"")
+    yield "empty-then-member", 0x96, member(b"") + member(b"abc\n" * 50)
+    yield "header-fields", 0x68, member(TEXT[:300], 6, full_header())
+    yield "stored-block", 0xe7, member(bytes(range(256)), 0)
+    yield "plain-text", 0x0d, TEXT
+    yield "plain-1f", 0x31, b"\x1fplain after 0x1f\n"
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+    os.makedirs(out, exist_ok=True)
+    for name, control, stream in seeds():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(bytes([control]) + stream)
+
+
+if __name__ == "__main__":
+    main()
