@@ -148,18 +148,26 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	const char *what = NULL;
 
 	if (len) {
-		if ((err = cudaMemcpyAsync(c->dev, chunk->data, len,
-					   cudaMemcpyHostToDevice,
-					   c->stream)) != cudaSuccess)
+		err = cudaMemcpyAsync(c->dev, chunk->data, len,
+				      cudaMemcpyHostToDevice, c->stream);
+		if (err != cudaSuccess) {
 			what = "cudaMemcpyAsync";
-		else if ((err = gh_kernel_histogram(c->dev, len,
-						    gb->d_totals + 256 * input,
-						    gb->max_blocks,
-						    c->stream)) != cudaSuccess)
-			what = "the histogram kernel's launch";
-		else if ((err = cudaEventRecord(c->counted,
-						c->stream)) != cudaSuccess)
-			what = "cudaEventRecord";
+		} else {
+			cudaError_t launch = gh_kernel_histogram(c->dev, len,
+				gb->d_totals + 256 * input, gb->max_blocks,
+				c->stream);
+
+			/* The event goes in even when the launch failed: the
+			 * copy is queued, and the chunk must not be refilled
+			 * before it is done. */
+			err = cudaEventRecord(c->counted, c->stream);
+			if (launch != cudaSuccess) {
+				err = launch;
+				what = "the histogram kernel's launch";
+			} else if (err != cudaSuccess) {
+				what = "cudaEventRecord";
+			}
+		}
 		c->in_flight = 1;
 	}
 	release(gb, c);
@@ -189,6 +197,8 @@ static int fetch_totals(struct gpu_backend *gb, int input,
 	return 0;
 }
 
+/* After any CUDA failure every later input fails too (gb->failed), so an
+ * input slot left unzeroed by a failed fetch is never read again. */
 static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;

@@ -81,10 +81,11 @@ static int large_input(const struct gh_options *opts)
 
 		if (!strcmp(name, "-"))
 			return 1;
-		if (stat(name, &st) == 0 && S_ISREG(st.st_mode))
-			bytes += (uint64_t)st.st_size;
-		else if (stat(name, &st) == 0 && !S_ISDIR(st.st_mode))
+		if (stat(name, &st) != 0 || S_ISDIR(st.st_mode))
+			continue;           /* it will fail, and cost nothing */
+		if (!S_ISREG(st.st_mode))
 			return 1;           /* a FIFO or a device */
+		bytes += (uint64_t)st.st_size;
 	}
 	return bytes >= GH_AUTO_GPU_MIN_BYTES;
 }
@@ -92,6 +93,8 @@ static int large_input(const struct gh_options *opts)
 /* Flushes and closes stdout; a closed pipe ends quietly, other errors not. */
 static int close_stdout(void)
 {
+	/* errno still holds the failed write's reason when ferror() is set
+	 * by a write that failed before this flush. */
 	int failed = fflush(stdout) != 0 || ferror(stdout);
 	int saved_errno = errno;
 

@@ -24,7 +24,8 @@ struct json {
 
 static void skip_ws(struct json *j)
 {
-	while (j->p < j->end && strchr(" \t\r\n", *j->p))
+	/* strchr() would also match the terminating NUL: test *p first. */
+	while (j->p < j->end && *j->p && strchr(" \t\r\n", *j->p))
 		j->p++;
 }
 
@@ -85,6 +86,32 @@ static int read_uint64(struct json *j, uint64_t *v)
 }
 
 static int parse_value(struct json *j, int depth, int want);
+
+/* A number, true, false or null, which --merge only has to skip. */
+static int skip_literal(struct json *j)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	const char *start = j->p;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t len = strlen(words[i]);
+
+		if ((size_t)(j->end - j->p) >= len &&
+		    !memcmp(j->p, words[i], len)) {
+			j->p += len;
+			return 0;
+		}
+	}
+	if (j->p < j->end && *j->p == '-')
+		j->p++;
+	while (j->p < j->end && *j->p && strchr("0123456789.eE+-", *j->p))
+		j->p++;
+	if (j->p == start || !strchr("0123456789", j->p[-1])) {
+		j->err = "malformed JSON";
+		return -1;
+	}
+	return 0;
+}
 
 enum { WANT_NOTHING, WANT_TOTAL, WANT_HISTOGRAM };
 
@@ -186,15 +213,7 @@ static int parse_value(struct json *j, int depth, int want)
 	case '"':
 		return read_string(j, &s, &len);
 	default:
-		/* Numbers, true, false, null: a run of their characters. */
-		s = j->p;
-		while (j->p < j->end && strchr("0123456789+-.eEtruefalsn", *j->p))
-			j->p++;
-		if (j->p == s) {
-			j->err = "malformed JSON";
-			return -1;
-		}
-		return 0;
+		return skip_literal(j);
 	}
 }
 

@@ -6,7 +6,8 @@
  * draws the progress meter.  A worker's messages are kept with its input
  * and printed in that order too.  Workers run at most a window of operands
  * ahead of the report, so memory stays flat however many operands there
- * are.  Operands naming standard input are read one after another.
+ * are.  Operands that are streams (standard input, FIFOs, devices) are
+ * read one at a time in operand order, since two of them may be one.
  *
  * Readers.  A plain regular file is read by several threads at once (pread
  * at chunk offsets handed out in order), which is what a page-cached file
@@ -25,6 +26,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "msg.h"
@@ -53,7 +55,8 @@ struct inputs {
 	int reported;                       /* operands reported so far */
 	int window;                         /* jobs[]: operands in flight at most */
 	struct job *jobs;
-	int stdin_busy;                     /* an operand "-" is being read */
+	int stream_tickets;                 /* stream operands taken so far */
+	int stream_turn;                    /* the ticket whose turn it is */
 	int readers_each;                   /* reader threads for one plain file */
 };
 
@@ -67,7 +70,9 @@ struct readers {
 	atomic_uint_least64_t bytes;        /* read and submitted so far */
 	atomic_uint_least64_t end;          /* least end of file seen */
 	atomic_int stop;                    /* end of file or failure seen */
-	atomic_int failed;                  /* first failure prints, once */
+	atomic_int failed;                  /* a reader failed; first one says why */
+	const char *why;                    /* its reason, or NULL: errno `err` */
+	int err;
 };
 
 /* Counts `got` more bytes of job, for -v and the meter. */
@@ -78,18 +83,14 @@ static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
 	atomic_store(&job->consumed, consumed);
 }
 
-/* Remembers a failure; only the first is printed. */
+/* Remembers a failure; the first one is printed after the readers end. */
 static void readers_fail(struct readers *rd, const char *why, int err)
 {
 	atomic_store(&rd->stop, 1);
 	if (atomic_exchange(&rd->failed, 1))
 		return;
-	if (why) {
-		gh_msg("%s: %s", rd->job->name, why);
-	} else {
-		errno = err;
-		gh_msg_errno("%s: read error", rd->job->name);
-	}
+	rd->why = why;
+	rd->err = err;
 }
 
 /* Notes that a reader found the end of the file at offset `end`. */
@@ -106,9 +107,6 @@ static void *read_chunks(void *arg)
 {
 	struct readers *rd = arg;
 	struct gh_backend *b = rd->run->backend;
-
-	/* Only the first failure is reported, so one writer at a time. */
-	gh_msg_capture(rd->job->messages, sizeof(rd->job->messages));
 
 	while (!atomic_load(&rd->stop)) {
 		struct gh_chunk *c = b->acquire(b);
@@ -167,7 +165,16 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	if (atomic_load(&rd.bytes) != atomic_load(&rd.end))
 		readers_fail(&rd, "file changed size while being read", 0);
 	gh_source_pread_end(src, atomic_load(&rd.bytes));
-	return atomic_load(&rd.failed) ? -1 : 0;
+	if (!atomic_load(&rd.failed))
+		return 0;
+	/* Printed here, by the input's worker, once the readers are done. */
+	if (rd.why) {
+		gh_msg("%s: %s", job->name, rd.why);
+	} else {
+		errno = rd.err;
+		gh_msg_errno("%s: read error", job->name);
+	}
+	return -1;
 }
 
 static int count_sequential(struct gh_run *run, struct gh_source *src,
@@ -229,6 +236,19 @@ static int count_one(struct inputs *in, struct job *job)
 	return ret;
 }
 
+/* Whether NAME is standard input or another stream (a FIFO, a device)
+ * that several operands might share; regular files and what cannot be
+ * opened are not. */
+static int is_stream(const char *name)
+{
+	struct stat st;
+
+	if (!strcmp(name, "-"))
+		return 1;
+	return stat(name, &st) == 0 && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
 static void *input_worker(void *arg)
 {
 	struct inputs *in = arg;
@@ -242,17 +262,18 @@ static void *input_worker(void *arg)
 			break;
 		int i = in->next++;
 		struct job *job = &in->jobs[i % in->window];
-		int is_stdin;
 
 		job->index = i;
 		job->state = JOB_RUNNING;
 		job->name = in->run->opts->operands[i];
 		job->size = 0;
 		atomic_store(&job->consumed, 0);
-		is_stdin = !strcmp(job->name, "-");
-		while (is_stdin && in->stdin_busy)
+		/* Streams are read one at a time, in operand order: "-" twice,
+		 * or "-" and /dev/stdin, share one stream and must not split it. */
+		int ticket = is_stream(job->name) ? in->stream_tickets++ : -1;
+
+		while (ticket >= 0 && in->stream_turn != ticket)
 			pthread_cond_wait(&in->changed, &in->lock);
-		in->stdin_busy |= is_stdin;
 		pthread_mutex_unlock(&in->lock);
 
 		gh_msg_capture(job->messages, sizeof(job->messages));
@@ -260,8 +281,8 @@ static void *input_worker(void *arg)
 		gh_msg_capture(NULL, 0);
 
 		pthread_mutex_lock(&in->lock);
-		if (is_stdin)
-			in->stdin_busy = 0;
+		if (ticket >= 0)
+			in->stream_turn++;
 		job->state = ret ? JOB_FAILED : JOB_DONE;
 		pthread_cond_broadcast(&in->changed);
 	}

@@ -27,11 +27,16 @@ struct gh_source {
 	uint64_t consumed;          /* raw bytes read (plain input) */
 	unsigned char peek[2];      /* bytes read while looking for gzip */
 	unsigned peek_len;
+	bool eof;                   /* read() has said end of file */
 	struct gh_gunzip *gz;       /* NULL for plain input */
 };
 
-/* read() until len bytes or end of file; -1 on error. */
-static int64_t read_full(int fd, unsigned char *buf, uint64_t len)
+/*
+ * read() until len bytes or end of file; -1 on error.  *eof is set when
+ * read() said end of file: a terminal says so once per ^D, so the caller
+ * must not ask again.
+ */
+static int64_t read_full(int fd, unsigned char *buf, uint64_t len, bool *eof)
 {
 	uint64_t done = 0;
 
@@ -44,8 +49,10 @@ static int64_t read_full(int fd, unsigned char *buf, uint64_t len)
 				continue;
 			return -1;
 		}
-		if (n == 0)
+		if (n == 0) {
+			*eof = true;
 			break;
+		}
 		done += (uint64_t)n;
 	}
 	return (int64_t)done;
@@ -99,7 +106,7 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
-	n = read_full(fd, src->peek, raw ? 0 : sizeof(src->peek));
+	n = read_full(fd, src->peek, raw ? 0 : sizeof(src->peek), &src->eof);
 	if (n < 0) {
 		gh_msg_errno("%s: read error", name);
 		goto fail;
@@ -163,7 +170,7 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 		memmove(src->peek, src->peek + head, src->peek_len - head);
 		src->peek_len -= (unsigned)head;
 	}
-	n = read_full(src->fd, buf + head, cap - head);
+	n = src->eof ? 0 : read_full(src->fd, buf + head, cap - head, &src->eof);
 	if (n < 0) {
 		gh_msg_errno("%s: read error", src->name);
 		return -1;

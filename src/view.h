@@ -13,7 +13,7 @@ struct gh_view {
 	int n_bins;
 	short bin_of[256];                 /* bin of each byte value, or -1 */
 	char name[GH_VIEW_MAX_BINS][12];   /* "a-d", "space", "97" */
-	char label[GH_VIEW_MAX_BINS][8];   /* for tables: "a-d", "'a'", "\\n" */
+	char label[GH_VIEW_MAX_BINS][8];   /* for tables: "a-d", "a", "' '", "\\n" */
 };
 
 void gh_view_init(struct gh_view *view, const struct gh_options *opts);

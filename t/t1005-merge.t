@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 12
+plan 14
 
 gendata 41 80000 >"$TMP/a"
 gendata 42 60000 | gzip -c >"$TMP/b.gz"
@@ -68,3 +68,18 @@ like "--merge: a short histogram is named as such" "$err" \
 grep '^total' "$TMP/out" >got
 oracle -b a b.gz | grep '^total' >want
 same_file "--merge: the total is that of the good results only" got want
+
+# A NUL byte inside a result, and a literal that is not one, are refused.
+printf 'ab' | "$GPUHIST" -f json >"$TMP/ab.json"
+python3 -c '
+import sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(s.replace("\"histogram\": [", "\"histogram\": [\0"))
+open(sys.argv[3], "w").write(s.replace("\"entropy\": ", "\"entropy\": tfff, \"x\": "))
+' "$TMP/ab.json" "$TMP/nul.json" "$TMP/word.json"
+run_gh --merge "$TMP/nul.json"
+like "--merge: a NUL byte inside the histogram is refused" "$rc:$err" \
+	'^1:gpuhist: .*nul.json: not a gpuhist json result'
+run_gh --merge "$TMP/word.json"
+like "--merge: a literal that is not true, false or null is refused" "$rc:$err" \
+	'^1:gpuhist: .*word.json: not a gpuhist json result'
