@@ -32,17 +32,20 @@ struct gh_source {
 };
 
 /*
- * read() until len bytes or end of file; -1 on error.  *eof is set when
- * read() said end of file: a terminal says so once per ^D, so the caller
- * must not ask again.
+ * read() (offset < 0) or pread() from offset until len bytes or end of
+ * file; -1 on error.  *eof is set when the system said end of file: a
+ * terminal says so once per ^D, so the caller must not ask again.
  */
-static int64_t read_full(int fd, unsigned char *buf, uint64_t len, bool *eof)
+static int64_t read_upto(int fd, unsigned char *buf, uint64_t len,
+			 off_t offset, bool *eof)
 {
 	uint64_t done = 0;
 
 	while (done < len) {
 		size_t want = len - done > (1u << 30) ? (1u << 30) : len - done;
-		ssize_t n = read(fd, buf + done, want);
+		ssize_t n = offset < 0 ? read(fd, buf + done, want)
+				       : pread(fd, buf + done, want,
+					       offset + (off_t)done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -106,7 +109,7 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
-	n = read_full(fd, src->peek, raw ? 0 : sizeof(src->peek), &src->eof);
+	n = read_upto(fd, src->peek, raw ? 0 : sizeof(src->peek), -1, &src->eof);
 	if (n < 0) {
 		gh_msg_errno("%s: read error", name);
 		goto fail;
@@ -170,7 +173,8 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 		memmove(src->peek, src->peek + head, src->peek_len - head);
 		src->peek_len -= (unsigned)head;
 	}
-	n = src->eof ? 0 : read_full(src->fd, buf + head, cap - head, &src->eof);
+	n = src->eof ? 0 : read_upto(src->fd, buf + head, cap - head, -1,
+				    &src->eof);
 	if (n < 0) {
 		gh_msg_errno("%s: read error", src->name);
 		return -1;
@@ -187,23 +191,9 @@ bool gh_source_can_pread(const struct gh_source *src)
 int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
 			uint64_t cap, uint64_t offset)
 {
-	uint64_t done = 0;
+	bool eof = false;       /* each call asks anew: other readers go on */
 
-	while (done < cap) {
-		size_t want = cap - done > (1u << 30) ? (1u << 30) : cap - done;
-		ssize_t n = pread(src->fd, buf + done, want,
-				  src->start + (off_t)(offset + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += (uint64_t)n;
-	}
-	return (int64_t)done;
+	return read_upto(src->fd, buf, cap, src->start + (off_t)offset, &eof);
 }
 
 void gh_source_pread_end(struct gh_source *src, uint64_t bytes)
