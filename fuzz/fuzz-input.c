@@ -213,7 +213,7 @@ static void read_filling(int fd, bool raw, uint64_t chunk, bool on_memfd,
 		free(buf);
 		return;
 	}
-	o->is_gzip = gh_source_is_gzip(src);
+	o->is_gzip = gh_source_gzip_engine(src) != NULL;
 	if (gh_source_can_pread(src) != (on_memfd && !o->is_gzip))
 		disagree("can_pread is wrong for this kind of input");
 	for (;;) {

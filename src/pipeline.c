@@ -41,7 +41,7 @@ struct job {
 	enum job_state state;
 	const char *name;
 	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
-	uint64_t size;                      /* its size when known, else 0 */
+	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
 	char messages[1024];                /* its messages, printed in order */
 };
@@ -212,7 +212,7 @@ static int count_one(struct inputs *in, struct job *job)
 	src = gh_source_open(job->name, run->opts->raw);
 	if (!src)
 		return -1;
-	job->size = gh_source_size(src);
+	atomic_store(&job->size, gh_source_size(src));
 	if (gh_source_gzip_engine(src))
 		atomic_store(&run->gzip_engine, gh_source_gzip_engine(src));
 	readers = gh_source_can_pread(src) ? in->readers_each : 1;
@@ -266,7 +266,7 @@ static void *input_worker(void *arg)
 		job->index = i;
 		job->state = JOB_RUNNING;
 		job->name = in->run->opts->operands[i];
-		job->size = 0;
+		atomic_store(&job->size, 0);
 		atomic_store(&job->consumed, 0);
 		/* Streams are read one at a time, in operand order: "-" twice,
 		 * or "-" and /dev/stdin, share one stream and must not split it. */
@@ -310,7 +310,7 @@ static struct job *wait_for(struct inputs *in, int r)
 			gh_progress_update(&in->run->progress, job->name,
 					   atomic_load(&in->run->bytes_done),
 					   atomic_load(&job->consumed),
-					   job->size);
+					   atomic_load(&job->size));
 	}
 	pthread_mutex_unlock(&in->lock);
 	return job;
@@ -355,7 +355,8 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 		/* Draw at least once an input, however quickly it went. */
 		gh_progress_update(&run->progress, job->name,
 				   atomic_load(&run->bytes_done),
-				   atomic_load(&job->consumed), job->size);
+				   atomic_load(&job->consumed),
+				   atomic_load(&job->size));
 		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);
