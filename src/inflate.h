@@ -26,6 +26,9 @@ struct gh_inflater {
 	void (*free)(struct gh_inflater *inf);
 };
 
+/* Most bytes one call hands an engine (its counts are 32-bit). */
+#define GH_INFLATE_STEP_MAX (1u << 30)
+
 /* Bytes of consumed input an engine may hand back at a member's end. */
 #define GH_INFLATE_READ_AHEAD 16
 

@@ -155,8 +155,10 @@ static int deflate_part(struct isal_inflater *z, const unsigned char **in,
 			size_t *in_len, unsigned char **out, size_t *out_len,
 			const char **why)
 {
-	uint32_t in_now = *in_len > (1u << 30) ? (1u << 30) : (uint32_t)*in_len;
-	uint32_t out_now = *out_len > (1u << 30) ? (1u << 30) : (uint32_t)*out_len;
+	uint32_t in_now = *in_len > GH_INFLATE_STEP_MAX ? GH_INFLATE_STEP_MAX
+						       : (uint32_t)*in_len;
+	uint32_t out_now = *out_len > GH_INFLATE_STEP_MAX ? GH_INFLATE_STEP_MAX
+							 : (uint32_t)*out_len;
 	uint32_t produced;
 	int ret;
 

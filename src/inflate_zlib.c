@@ -19,9 +19,10 @@ static enum gh_inflate_status zlib_step(struct gh_inflater *inf,
 					size_t *out_len, const char **why)
 {
 	struct zlib_inflater *z = (struct zlib_inflater *)inf;
-	/* zlib's counts are 32-bit: hand it at most 1 GiB at once. */
-	uInt in_now = *in_len > (1u << 30) ? (1u << 30) : (uInt)*in_len;
-	uInt out_now = *out_len > (1u << 30) ? (1u << 30) : (uInt)*out_len;
+	uInt in_now = *in_len > GH_INFLATE_STEP_MAX ? GH_INFLATE_STEP_MAX
+						    : (uInt)*in_len;
+	uInt out_now = *out_len > GH_INFLATE_STEP_MAX ? GH_INFLATE_STEP_MAX
+						      : (uInt)*out_len;
 	int ret;
 
 	z->zs.next_in = (unsigned char *)*in;

@@ -5,9 +5,10 @@
  *	input source -> chunks -> backend (GPU or CPU) -> 256 totals
  *		-> view -> report
  *
- * Input sources (source.c) open files or stdin in order and recognise gzip
- * (gunzip.c) by its first two bytes.  The pipeline (pipeline.c) moves each
- * input into chunks that the backend owns: pinned host memory for the GPU
+ * Input sources (source.c) open files or stdin and recognise gzip (gunzip.c)
+ * by its first two bytes.  The pipeline (pipeline.c) counts several operands
+ * at once and reports them in operand order, moving each input into chunks
+ * that the backend owns: pinned host memory for the GPU
  * backend, plain memory for the CPU one, so readers write straight into
  * them.  A plain regular file is read by --threads readers at once (pread
  * at chunk offsets; order does not matter to a histogram); pipes and gzip

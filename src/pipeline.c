@@ -213,8 +213,10 @@ static int count_one(struct inputs *in, struct job *job)
 	if (!src)
 		return -1;
 	atomic_store(&job->size, gh_source_size(src));
-	if (gh_source_gzip_engine(src))
-		atomic_store(&run->gzip_engine, gh_source_gzip_engine(src));
+	const char *engine = gh_source_gzip_engine(src);
+
+	if (engine)
+		atomic_store(&run->gzip_engine, engine);
 	readers = gh_source_can_pread(src) ? in->readers_each : 1;
 	input = b->begin(b, readers);
 	if (input < 0) {
