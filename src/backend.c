@@ -32,6 +32,11 @@ struct gh_backend *gh_backend_choose(const struct gh_options *opts,
 }
 
 #ifndef HAVE_CUDA
+int gh_gpu_device_count(void)
+{
+	return 0;
+}
+
 struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len)
 {

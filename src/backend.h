@@ -36,7 +36,7 @@ struct gh_chunk {
 struct gh_backend {
 	const char *name;          /* "cpu" or "gpu" */
 	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
-	char detail[256];          /* what runs, for -v */
+	char detail[512];          /* what runs, for -v */
 	char error[256];           /* why the first failed call failed */
 	int (*begin)(struct gh_backend *b, int readers);
 	struct gh_chunk *(*acquire)(struct gh_backend *b);
@@ -51,6 +51,12 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
 struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
+
+/* Inputs at least this large (or of unknown size) repay starting a GPU. */
+#define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
+
+/* How many CUDA devices are usable here (0 without CUDA or a driver). */
+int gh_gpu_device_count(void);
 
 /*
  * The backend that --backend asks for; for "auto", the GPU when one is usable

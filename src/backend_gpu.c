@@ -1,15 +1,24 @@
-/* backend_gpu.c - counting on a CUDA device: pinned ring, streams, events
+/* backend_gpu.c - counting on CUDA devices: pinned ring, streams, events
  *
- * The ring holds two chunks per stream plus one per reader thread, each a
- * pinned host buffer with a device buffer of its own, on a stream of its
- * own (chunk i on stream i mod streams).  submit() queues on that stream
- * the copy to the device, the kernel and an event, and puts the chunk at
- * the back of the free queue; acquire() takes the oldest chunk from the
- * front and waits for its event, so a chunk is refilled only once it has
- * been counted.  While readers fill some chunks, others are being copied
- * and counted, on different streams.  All kernels add into one array of
- * 256 64-bit totals on the device, which comes back once, in finish(), and
- * is then zeroed.
+ * One or more devices (--devices; a device may be listed twice, and then
+ * gets two of everything), each with its own streams, its own device
+ * buffers and its own 64-bit totals.  The ring holds two chunks per stream
+ * per device plus one per reader thread, each a pinned host buffer with a
+ * device buffer of its own on a stream of its own; chunks are dealt to the
+ * devices in turn, so consecutive chunks, and so the byte ranges of a file
+ * and the chunks of every stream or gzip input, are spread over them.
+ * submit() queues on the chunk's stream the copy to the device, the kernel
+ * and an event, and puts the chunk at the back of the free queue;
+ * acquire() takes the oldest chunk from the front and waits for its event,
+ * so a chunk is refilled only once it has been counted.  While readers
+ * fill some chunks, others are being copied and counted, on different
+ * streams and devices.  The kernels of one input add into that input's
+ * 256 totals on each device, which come back once, in finish(), are
+ * summed exactly on the host, and are then zeroed.
+ *
+ * CUDA keeps a current device per thread, and a kernel must be launched
+ * from a thread whose current device owns the stream, so every call that
+ * touches one device first makes it current (use_device()).
  *
  * Every CUDA call is checked; a failure is written into b->error (the
  * first one wins) and returned, never printed or exited on here.
@@ -32,20 +41,31 @@
 #define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
 
+/* One entry of --devices: a CUDA device and what this run made on it. */
+struct gpu_device {
+	int id;                     /* CUDA's number for it */
+	int max_blocks;             /* multiprocessors x resident blocks */
+	int sms;
+	char name[64];
+	cudaStream_t *streams;      /* n_streams of them */
+	cudaStream_t totals_stream; /* fetches and zeroes the totals */
+	unsigned long long *d_totals;   /* 256 for each input that may be open */
+};
+
 struct gpu_chunk {
 	struct gh_chunk chunk;      /* what readers see: the pinned buffer */
 	unsigned char *dev;
-	cudaStream_t stream;        /* borrowed from the stream list */
+	struct gpu_device *device;  /* where dev lives */
+	cudaStream_t stream;        /* borrowed from its device's streams */
 	cudaEvent_t counted;        /* recorded after the chunk's kernel */
 	int in_flight;
 };
 
 struct gpu_backend {
 	struct gh_backend base;     /* first: the caller sees only this */
-	int device;
-	int max_blocks;             /* multiprocessors x resident blocks */
-	int n_streams;
-	cudaStream_t *streams;
+	int n_devices;
+	struct gpu_device *devices;
+	int n_streams;              /* per device */
 	int n_chunks;
 	struct gpu_chunk *chunks;
 	pthread_mutex_t lock;       /* guards the free queue and error */
@@ -53,9 +73,7 @@ struct gpu_backend {
 	int *free_queue;            /* chunk indices, oldest use first */
 	int q_head, q_len;
 	int failed;
-	unsigned long long *d_totals;   /* 256 for each input that may be open */
 	int input_open[GH_INPUTS_MAX];
-	cudaStream_t totals_stream;     /* fetches and zeroes the totals */
 };
 
 _Static_assert(sizeof(unsigned long long) == sizeof(uint64_t),
@@ -81,6 +99,19 @@ static int cuda_failed(struct gh_backend *b, const char *what, cudaError_t err)
 		if (err_ != cudaSuccess)                              \
 			return cuda_failed((b), #call, err_);         \
 	} while (0)
+
+/* Makes device id this thread's current one; cheap when it already is. */
+static cudaError_t use_device(int id)
+{
+	static _Thread_local int current = -1;
+	cudaError_t err;
+
+	if (current == id)
+		return cudaSuccess;
+	err = cudaSetDevice(id);
+	current = err == cudaSuccess ? id : -1;
+	return err;
+}
 
 static int wait_chunk(struct gpu_backend *gb, struct gpu_chunk *c)
 {
@@ -144,17 +175,20 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 	struct gpu_chunk *c = &gb->chunks[chunk->slot];
+	struct gpu_device *d = c->device;
 	cudaError_t err = cudaSuccess;
 	const char *what = NULL;
 
-	if (len) {
+	if (len && (err = use_device(d->id)) != cudaSuccess) {
+		what = "cudaSetDevice";
+	} else if (len) {
 		err = cudaMemcpyAsync(c->dev, chunk->data, len,
 				      cudaMemcpyHostToDevice, c->stream);
 		if (err != cudaSuccess) {
 			what = "cudaMemcpyAsync";
 		} else {
 			cudaError_t launch = gh_kernel_histogram(c->dev, len,
-				gb->d_totals + 256 * input, gb->max_blocks,
+				d->d_totals + 256 * input, d->max_blocks,
 				c->stream);
 
 			/* The event goes in even when the launch failed: the
@@ -174,26 +208,30 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	return what ? cuda_failed(b, what, err) : 0;
 }
 
-/* Fetches an input's totals and zeroes them for the next input there. */
-static int fetch_totals(struct gpu_backend *gb, int input,
-			uint64_t totals[256])
+/* Adds an input's totals on device d into totals, and zeroes them there
+ * for the next input in that slot. */
+static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
+			int input, uint64_t totals[256])
 {
 	struct gh_backend *b = &gb->base;
-	unsigned long long *d = gb->d_totals + 256 * input;
+	unsigned long long *dt = d->d_totals + 256 * input;
+	uint64_t part[256];
 
+	CHECK(b, use_device(d->id));
 	/* Every chunk this input submitted is queued on the streams before
 	 * this call, so waiting for the streams waits for all of them (and
 	 * perhaps for other inputs' chunks too, which costs only time). */
 	for (int i = 0; i < gb->n_streams; i++)
-		CHECK(b, cudaStreamSynchronize(gb->streams[i]));
+		CHECK(b, cudaStreamSynchronize(d->streams[i]));
 	/* Fetch and zero on a stream of their own, then wait for both: a later
 	 * input's kernels (on non-blocking streams) must not start before the
 	 * zeroing is done, and the legacy stream would not order them. */
-	CHECK(b, cudaMemcpyAsync(totals, d, 256 * sizeof(uint64_t),
-				 cudaMemcpyDeviceToHost, gb->totals_stream));
-	CHECK(b, cudaMemsetAsync(d, 0, 256 * sizeof(uint64_t),
-				 gb->totals_stream));
-	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
+	CHECK(b, cudaMemcpyAsync(part, dt, sizeof(part),
+				 cudaMemcpyDeviceToHost, d->totals_stream));
+	CHECK(b, cudaMemsetAsync(dt, 0, sizeof(part), d->totals_stream));
+	CHECK(b, cudaStreamSynchronize(d->totals_stream));
+	for (int v = 0; v < 256; v++)
+		totals[v] += part[v];
 	return 0;
 }
 
@@ -202,8 +240,11 @@ static int fetch_totals(struct gpu_backend *gb, int input,
 static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
-	int ret = fetch_totals(gb, input, totals);
+	int ret = 0;
 
+	memset(totals, 0, 256 * sizeof(uint64_t));
+	for (int i = 0; i < gb->n_devices && !ret; i++)
+		ret = fetch_totals(gb, &gb->devices[i], input, totals);
 	pthread_mutex_lock(&gb->lock);
 	gb->input_open[input] = 0;
 	if (gb->failed)
@@ -220,6 +261,9 @@ static void gpu_destroy(struct gh_backend *b)
 	for (int i = 0; gb->chunks && i < gb->n_chunks; i++) {
 		struct gpu_chunk *c = &gb->chunks[i];
 
+		if (!c->device)
+			continue;
+		use_device(c->device->id);
 		if (c->in_flight)
 			cudaEventSynchronize(c->counted);
 		if (c->counted)
@@ -227,88 +271,180 @@ static void gpu_destroy(struct gh_backend *b)
 		cudaFreeHost(c->chunk.data);
 		cudaFree(c->dev);
 	}
-	for (int i = 0; gb->streams && i < gb->n_streams; i++)
-		if (gb->streams[i])
-			cudaStreamDestroy(gb->streams[i]);
-	if (gb->totals_stream)
-		cudaStreamDestroy(gb->totals_stream);
-	cudaFree(gb->d_totals);
+	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
+		struct gpu_device *d = &gb->devices[i];
+
+		use_device(d->id);
+		for (int s = 0; d->streams && s < gb->n_streams; s++)
+			if (d->streams[s])
+				cudaStreamDestroy(d->streams[s]);
+		if (d->totals_stream)
+			cudaStreamDestroy(d->totals_stream);
+		cudaFree(d->d_totals);
+		free(d->streams);
+	}
+	free(gb->devices);
 	free(gb->chunks);
 	free(gb->free_queue);
-	free(gb->streams);
 	pthread_mutex_destroy(&gb->lock);
 	pthread_cond_destroy(&gb->chunk_free);
 	free(gb);
 }
 
-/* Allocates streams, the ring and the totals; -1 with b->error set. */
-static int gpu_setup(struct gpu_backend *gb)
+/* Looks a device up and makes its streams and totals; -1 with why set. */
+static int device_setup(struct gpu_backend *gb, struct gpu_device *d,
+			char *why, size_t why_len)
 {
-	struct gh_backend *b = &gb->base;
+	struct cudaDeviceProp prop;
+	size_t totals_bytes = GH_INPUTS_MAX * 256 * sizeof(uint64_t);
+	int per_sm = 0;
+	cudaError_t err;
 
-	gb->streams = calloc((size_t)gb->n_streams, sizeof(*gb->streams));
-	gb->chunks = calloc((size_t)gb->n_chunks, sizeof(*gb->chunks));
-	gb->free_queue = calloc((size_t)gb->n_chunks, sizeof(*gb->free_queue));
-	if (!gb->streams || !gb->chunks || !gb->free_queue) {
-		snprintf(b->error, sizeof(b->error), "out of host memory");
+	if ((err = use_device(d->id)) != cudaSuccess ||
+	    (err = cudaGetDeviceProperties(&prop, d->id)) != cudaSuccess ||
+	    (err = gh_kernel_blocks_per_sm(&per_sm)) != cudaSuccess) {
+		snprintf(why, why_len, "device %d: %s", d->id,
+			 cudaGetErrorString(err));
 		return -1;
 	}
-	for (int i = 0; i < gb->n_streams; i++)
-		CHECK(b, cudaStreamCreateWithFlags(&gb->streams[i],
-						   cudaStreamNonBlocking));
-	for (int i = 0; i < gb->n_chunks; i++) {
-		struct gpu_chunk *c = &gb->chunks[i];
-
-		c->chunk.slot = i;
-		c->stream = gb->streams[i % gb->n_streams];
-		gb->free_queue[gb->q_len++] = i;
-		CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
-		CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
-		CHECK(b, cudaEventCreateWithFlags(&c->counted,
-						  cudaEventDisableTiming));
+	d->sms = prop.multiProcessorCount;
+	d->max_blocks = d->sms * (per_sm > 0 ? per_sm : 1);
+	snprintf(d->name, sizeof(d->name), "%.63s", prop.name);
+	d->streams = calloc((size_t)gb->n_streams, sizeof(*d->streams));
+	if (!d->streams) {
+		snprintf(why, why_len, "out of host memory");
+		return -1;
 	}
-	CHECK(b, cudaStreamCreateWithFlags(&gb->totals_stream,
-					   cudaStreamNonBlocking));
-	CHECK(b, cudaMalloc((void **)&gb->d_totals,
-			    GH_INPUTS_MAX * 256 * sizeof(uint64_t)));
-	CHECK(b, cudaMemsetAsync(gb->d_totals, 0,
-				 GH_INPUTS_MAX * 256 * sizeof(uint64_t),
-				 gb->totals_stream));
-	CHECK(b, cudaStreamSynchronize(gb->totals_stream));
+	if ((err = cudaStreamCreateWithFlags(&d->totals_stream,
+					     cudaStreamNonBlocking)) ||
+	    (err = cudaMalloc((void **)&d->d_totals, totals_bytes)) ||
+	    (err = cudaMemsetAsync(d->d_totals, 0, totals_bytes,
+				   d->totals_stream)) ||
+	    (err = cudaStreamSynchronize(d->totals_stream))) {
+		snprintf(why, why_len, "device %d: %s", d->id,
+			 cudaGetErrorString(err));
+		return -1;
+	}
+	for (int s = 0; s < gb->n_streams; s++)
+		if ((err = cudaStreamCreateWithFlags(&d->streams[s],
+						     cudaStreamNonBlocking))) {
+			snprintf(why, why_len, "device %d: %s", d->id,
+				 cudaGetErrorString(err));
+			return -1;
+		}
 	return 0;
 }
 
-struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
-				       char *why, size_t why_len)
+/* Makes chunk i's buffers, on device i mod n_devices and on the streams of
+ * that device in turn; -1 with b->error set. */
+static int chunk_setup(struct gpu_backend *gb, int i)
 {
-	struct cudaDeviceProp prop;
-	struct gpu_backend *gb;
-	int n_devices = 0, per_sm = 0;
-	cudaError_t err;
+	struct gh_backend *b = &gb->base;
+	struct gpu_chunk *c = &gb->chunks[i];
+	struct gpu_device *d = &gb->devices[i % gb->n_devices];
 
-	err = cudaGetDeviceCount(&n_devices);
+	c->chunk.slot = i;
+	c->device = d;
+	c->stream = d->streams[i / gb->n_devices % gb->n_streams];
+	CHECK(b, use_device(d->id));
+	CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
+	CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
+	CHECK(b, cudaEventCreateWithFlags(&c->counted, cudaEventDisableTiming));
+	return 0;
+}
+
+/* Allocates the ring, every chunk free; -1 with why set. */
+static int ring_setup(struct gpu_backend *gb, char *why, size_t why_len)
+{
+	gb->chunks = calloc((size_t)gb->n_chunks, sizeof(*gb->chunks));
+	gb->free_queue = calloc((size_t)gb->n_chunks, sizeof(*gb->free_queue));
+	if (!gb->chunks || !gb->free_queue) {
+		snprintf(why, why_len, "out of host memory");
+		return -1;
+	}
+	for (int i = 0; i < gb->n_chunks; i++) {
+		if (chunk_setup(gb, i)) {
+			snprintf(why, why_len, "device %d: %.200s",
+				 gb->chunks[i].device->id, gb->base.error);
+			return -1;
+		}
+		gb->free_queue[gb->q_len++] = i;
+	}
+	return 0;
+}
+
+/* The devices --devices names (all of them for "all"; device 0 when none
+ * is named); 0, or -1 with why set. */
+static int list_devices(struct gpu_backend *gb, const struct gh_options *opts,
+			char *why, size_t why_len)
+{
+	int n_found = 0, n;
+	cudaError_t err = cudaGetDeviceCount(&n_found);
+
 	if (err != cudaSuccess) {
 		int driver = 0;
 
 		cudaDriverGetVersion(&driver);
 		snprintf(why, why_len, "%s", driver ? cudaGetErrorString(err)
 			 : "no CUDA driver is installed");
-		return NULL;
+		return -1;
 	}
-	if (opts->device >= n_devices) {
-		snprintf(why, why_len, "no CUDA device %d (%d found)",
-			 opts->device, n_devices);
-		return NULL;
+	n = opts->all_devices ? n_found : opts->n_devices ? opts->n_devices : 1;
+	if (n > GH_DEVICES_MAX)
+		n = GH_DEVICES_MAX;
+	gb->devices = calloc((size_t)n, sizeof(*gb->devices));
+	if (!gb->devices) {
+		snprintf(why, why_len, "out of host memory");
+		return -1;
 	}
-	if ((err = cudaSetDevice(opts->device)) != cudaSuccess ||
-	    (err = cudaGetDeviceProperties(&prop, opts->device)) != cudaSuccess ||
-	    (err = gh_kernel_blocks_per_sm(&per_sm)) != cudaSuccess) {
-		snprintf(why, why_len, "device %d: %s", opts->device,
-			 cudaGetErrorString(err));
-		return NULL;
-	}
+	gb->n_devices = n;
+	for (int i = 0; i < n; i++) {
+		int id = opts->all_devices ? i
+			 : opts->n_devices ? opts->devices[i] : 0;
 
-	gb = calloc(1, sizeof(*gb));
+		if (id >= n_found) {
+			snprintf(why, why_len, "no CUDA device %d (%d found)",
+				 id, n_found);
+			return -1;
+		}
+		gb->devices[i].id = id;
+	}
+	return 0;
+}
+
+/* What runs, for -v: the devices, then the ring and streams. */
+static void describe(struct gpu_backend *gb, const struct gh_options *opts)
+{
+	char *p = gb->base.detail;
+	size_t left = sizeof(gb->base.detail);
+	int n;
+
+	n = snprintf(p, left, "gpu backend, device%s ",
+		     gb->n_devices == 1 ? "" : "s");
+	for (int i = 0; i < gb->n_devices && n >= 0 && (size_t)n < left; i++) {
+		struct gpu_device *d = &gb->devices[i];
+
+		p += n;
+		left -= (size_t)n;
+		n = snprintf(p, left, "%s%d (%.40s, %d SMs)", i ? ", " : "",
+			     d->id, d->name, d->sms);
+	}
+	if (n < 0 || (size_t)n >= left)
+		return;
+	p += n;
+	left -= (size_t)n;
+	snprintf(p, left, ", %d stream%s%s, %d readers, %d chunks of %llu bytes, grid %d x %d",
+		 gb->n_streams, gb->n_streams == 1 ? "" : "s",
+		 gb->n_devices == 1 ? "" : " each", gh_options_readers(opts),
+		 gb->n_chunks, (unsigned long long)gb->base.chunk_bytes,
+		 gb->devices[0].max_blocks, GH_KERNEL_BLOCK_THREADS);
+}
+
+struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
+				       char *why, size_t why_len)
+{
+	struct gpu_backend *gb = calloc(1, sizeof(*gb));
+
 	if (!gb) {
 		snprintf(why, why_len, "out of host memory");
 		return NULL;
@@ -323,24 +459,28 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 	gb->base.submit = gpu_submit;
 	gb->base.finish = gpu_finish;
 	gb->base.destroy = gpu_destroy;
-	gb->device = opts->device;
-	gb->max_blocks = prop.multiProcessorCount * (per_sm > 0 ? per_sm : 1);
 	gb->n_streams = opts->streams ? opts->streams : GH_GPU_STREAMS_DEFAULT;
-	gb->n_chunks = 2 * gb->n_streams + gh_options_readers(opts);
-	if (gpu_setup(gb)) {
-		snprintf(why, why_len, "device %d: %.200s", opts->device,
-			 gb->base.error);
-		gpu_destroy(&gb->base);
-		return NULL;
-	}
-	snprintf(gb->base.detail, sizeof(gb->base.detail),
-		 "gpu backend, device %d (%.64s, %d SMs), %d stream%s, %d readers, %d chunks of %llu bytes, grid %d x %d",
-		 gb->device, prop.name, prop.multiProcessorCount,
-		 gb->n_streams, gb->n_streams == 1 ? "" : "s",
-		 gh_options_readers(opts), gb->n_chunks,
-		 (unsigned long long)gb->base.chunk_bytes, gb->max_blocks,
-		 GH_KERNEL_BLOCK_THREADS);
+	if (list_devices(gb, opts, why, why_len))
+		goto fail;
+	for (int i = 0; i < gb->n_devices; i++)
+		if (device_setup(gb, &gb->devices[i], why, why_len))
+			goto fail;
+	gb->n_chunks = 2 * gb->n_streams * gb->n_devices +
+		       gh_options_readers(opts);
+	if (ring_setup(gb, why, why_len))
+		goto fail;
+	describe(gb, opts);
 	return &gb->base;
+fail:
+	gpu_destroy(&gb->base);
+	return NULL;
+}
+
+int gh_gpu_device_count(void)
+{
+	int n = 0;
+
+	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
 void gh_gpu_print_versions(void)

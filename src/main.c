@@ -30,14 +30,12 @@
  * exit status is then 1.  --backend=auto falls back to the CPU when no GPU
  * is usable; an explicit --backend=gpu does not.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "backend.h"
 #include "merge.h"
+#include "mpi_run.h"
 #include "msg.h"
 #include "options.h"
 #include "pipeline.h"
@@ -45,13 +43,12 @@
 #include "report.h"
 #include "view.h"
 
-/* Inputs at least this large (or of unknown size) repay starting a GPU. */
-#define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
-
-static void report_input(void *report, const char *name,
-			 const uint64_t totals[256])
+static void report_input(void *report, int index, const char *name,
+			 const uint64_t *totals)
 {
-	gh_report_input(report, name, totals);
+	(void)index;
+	if (totals)                 /* a failed input adds nothing */
+		gh_report_input(report, name, totals);
 }
 
 /* --merge: reports the totals of earlier json results; how many failed. */
@@ -71,90 +68,48 @@ static int merge_results(struct gh_report *report,
 	return failed;
 }
 
-/* Whether the operands are worth a GPU: unknown sizes count as large. */
-static int large_input(const struct gh_options *opts)
+/* The operands, each to be counted whole; NULL (message printed) when
+ * out of memory. */
+static struct gh_input *whole_operands(const struct gh_options *opts)
 {
-	uint64_t bytes = 0;
-	struct stat st;
+	struct gh_input *list = calloc((size_t)opts->n_operands, sizeof(*list));
 
-	for (int i = 0; i < opts->n_operands; i++) {
-		const char *name = opts->operands[i];
-
-		if (!strcmp(name, "-"))
-			return 1;
-		if (stat(name, &st) != 0 || S_ISDIR(st.st_mode))
-			continue;           /* it will fail, and cost nothing */
-		if (!S_ISREG(st.st_mode))
-			return 1;           /* a FIFO or a device */
-		bytes += (uint64_t)st.st_size;
-	}
-	return bytes >= GH_AUTO_GPU_MIN_BYTES;
-}
-
-/* Flushes and closes stdout; a closed pipe ends quietly, other errors not. */
-static int close_stdout(void)
-{
-	/* errno still holds the failed write's reason when ferror() is set
-	 * by a write that failed before this flush. */
-	int failed = fflush(stdout) != 0 || ferror(stdout);
-	int saved_errno = errno;
-
-	if (fclose(stdout) != 0 && !failed) {
-		failed = 1;
-		saved_errno = errno;
-	}
-	if (!failed)
-		return 0;
-	if (saved_errno != EPIPE) {
-		errno = saved_errno;
-		gh_msg_errno("write error");
-	}
-	return -1;
-}
-
-/* What ran, and how fast: overall, and once the backend had started. */
-static void print_verbose_summary(const struct gh_run *run)
-{
-	double now = gh_now();
-	double secs = now - run->progress.start;
-	double streaming = now - run->backend_ready;
-
-	gh_msg("%s, started in %.3f s", run->backend->detail,
-	       run->backend_ready - run->progress.start);
-	const char *engine = atomic_load(&run->gzip_engine);
-
-	if (engine)
-		gh_msg("gzip decoded with %s", engine);
-	uint64_t bytes = atomic_load(&run->bytes_done);
-
-	gh_msg("%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
-	       (unsigned long long)bytes, secs,
-	       secs > 0 ? (double)bytes / secs / 1e9 : 0.0, streaming,
-	       streaming > 0 ? (double)bytes / streaming / 1e9 : 0.0);
+	if (!list)
+		gh_msg("out of memory");
+	for (int i = 0; list && i < opts->n_operands; i++)
+		list[i].name = opts->operands[i];
+	return list;
 }
 
 int main(int argc, char **argv)
 {
 	struct gh_options opts;
 	struct gh_run run = { .backend = NULL };
+	struct gh_input *list = NULL;
 	struct gh_report report;
 	struct gh_view view;
 	int status = EXIT_SUCCESS;
 
-	switch (gh_options_parse(argc, argv, &opts)) {
+	switch (gh_mpi_parse_options(argc, argv, &opts)) {
 	case GH_PARSE_EXIT_OK:
-		return close_stdout() ? EXIT_FAILURE : EXIT_SUCCESS;
+		return gh_close_stdout() ? EXIT_FAILURE : EXIT_SUCCESS;
 	case GH_PARSE_USAGE:
 		return 2;
 	case GH_PARSE_RUN:
 		break;
 	}
+	if (gh_mpi_launched())
+		return gh_mpi_main(&opts);
 	run.opts = &opts;
 	gh_progress_init(&run.progress, &opts);
 	gh_view_init(&view, &opts);
 
 	if (!opts.merge) {
-		run.backend = gh_backend_choose(&opts, large_input(&opts));
+		list = whole_operands(&opts);
+		if (!list)
+			return EXIT_FAILURE;
+		run.backend = gh_backend_choose(&opts, gh_inputs_large(list,
+					opts.n_operands, GH_AUTO_GPU_MIN_BYTES));
 		if (!run.backend)
 			return EXIT_FAILURE;
 		run.backend_ready = gh_now();
@@ -162,16 +117,18 @@ int main(int argc, char **argv)
 
 	gh_report_begin(&report, stdout, &opts, &view);
 	if (opts.merge ? merge_results(&report, &opts)
-		       : gh_count_inputs(&run, report_input, &report))
+		       : gh_count_inputs(&run, list, opts.n_operands,
+					 report_input, &report))
 		status = EXIT_FAILURE;
 	gh_progress_clear(&run.progress);
 	gh_report_end(&report);
 
 	if (opts.verbose && !opts.merge)
-		print_verbose_summary(&run);
+		gh_run_summary(&run, "");
 	if (run.backend)
 		run.backend->destroy(run.backend);
-	if (close_stdout())
+	free(list);
+	if (gh_close_stdout())
 		status = EXIT_FAILURE;
 	return status;
 }

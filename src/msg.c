@@ -102,3 +102,24 @@ void gh_msg_errno(const char *fmt, ...)
 	vmsg(fmt, ap, reason);
 	va_end(ap);
 }
+
+/* Flushes and closes stdout; a closed pipe ends quietly, other errors not. */
+int gh_close_stdout(void)
+{
+	/* errno still holds the failed write's reason when ferror() is set
+	 * by a write that failed before this flush. */
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+	int saved_errno = errno;
+
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved_errno = errno;
+	}
+	if (!failed)
+		return 0;
+	if (saved_errno != EPIPE) {
+		errno = saved_errno;
+		gh_msg_errno("write error");
+	}
+	return -1;
+}

@@ -22,6 +22,10 @@ void gh_msg_capture(char *buf, size_t len);
 /* Prints captured lines (as they are, each ending in a newline). */
 void gh_msg_print(const char *lines);
 
+/* Flushes and closes stdout at exit: 0, or -1 after printing a write
+ * error; a closed pipe (EPIPE) ends quietly, as other filters do. */
+int gh_close_stdout(void);
+
 /* Held while a message or the meter is written, so lines never mix. */
 void gh_stderr_lock(void);
 void gh_stderr_unlock(void);

@@ -14,7 +14,7 @@
 
 enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
-	OPT_DEVICE, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
+	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +30,7 @@ static const struct option long_options[] = {
 	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
 	{ "backend",     required_argument, NULL, OPT_BACKEND },
 	{ "device",      required_argument, NULL, OPT_DEVICE },
+	{ "devices",     required_argument, NULL, OPT_DEVICES },
 	{ "chunk-size",  required_argument, NULL, OPT_CHUNK_SIZE },
 	{ "streams",     required_argument, NULL, OPT_STREAMS },
 	{ "threads",     required_argument, NULL, OPT_THREADS },
@@ -63,6 +64,8 @@ static void print_help(void)
 "Where it runs:\n"
 "      --backend=WHICH    auto (default), gpu or cpu\n"
 "      --device=N         the CUDA device to use (default 0)\n"
+"      --devices=LIST|all count on several devices at once; LIST is\n"
+"                         comma-separated device numbers (e.g. 0,1)\n"
 "      --chunk-size=SIZE  bytes per chunk; suffixes k, M, G (max 2G;\n"
 "                         default 4M on the GPU, 1M on the CPU)\n"
 "      --streams=N        CUDA streams in flight (GPU backend; default 2)\n"
@@ -94,6 +97,38 @@ static long parse_int(const char *arg, long lo, long hi)
 	if (errno || end == arg || *end || v < lo || v > hi)
 		return -1;
 	return v;
+}
+
+/* --devices: "all", or up to GH_DEVICES_MAX comma-separated numbers; 0,
+ * or -1 when malformed. */
+static int parse_devices(const char *arg, struct gh_options *opts)
+{
+	char num[16];
+	int n = 0;
+
+	if (!strcmp(arg, "all")) {
+		opts->all_devices = true;
+		opts->n_devices = 0;
+		return 0;
+	}
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		long v;
+
+		if (n == GH_DEVICES_MAX || len >= sizeof(num))
+			return -1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if ((v = parse_int(num, 0, INT_MAX)) < 0 || (len && num[0] == '+'))
+			return -1;
+		opts->devices[n++] = (int)v;
+		p += len;
+		if (!*p)
+			break;
+	}
+	opts->all_devices = false;
+	opts->n_devices = n;
+	return 0;
 }
 
 /* "64k", "16M", "1G", "4096": binary multiples; 0 when malformed. */
@@ -146,7 +181,13 @@ static int online_cores(void)
 
 int gh_options_readers(const struct gh_options *opts)
 {
-	return opts->threads < GH_READERS_MAX ? opts->threads : GH_READERS_MAX;
+	int devices = opts->all_devices ? GH_DEVICES_MAX
+		      : opts->n_devices > 1 ? opts->n_devices : 1;
+	int most = GH_READERS_PER_DEVICE * devices;
+
+	if (most > GH_READERS_MAX)
+		most = GH_READERS_MAX;
+	return opts->threads < most ? opts->threads : most;
 }
 
 enum gh_parse_result gh_options_parse(int argc, char **argv,
@@ -241,7 +282,16 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				gh_msg("invalid device '%s' for --device", optarg);
 				return usage_error();
 			}
-			opts->device = (int)n;
+			opts->devices[0] = (int)n;
+			opts->n_devices = 1;
+			opts->all_devices = false;
+			break;
+		case OPT_DEVICES:
+			if (parse_devices(optarg, opts)) {
+				gh_msg("invalid list '%s' for --devices (expected all, or up to %d device numbers such as 0,1)",
+				       optarg, GH_DEVICES_MAX);
+				return usage_error();
+			}
 			break;
 		case OPT_CHUNK_SIZE:
 			opts->chunk_bytes = parse_size(optarg);

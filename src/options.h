@@ -10,6 +10,9 @@ enum gh_format { GH_FMT_TABLE, GH_FMT_TSV, GH_FMT_CSV, GH_FMT_JSON };
 enum gh_backend_kind { GH_BACKEND_AUTO, GH_BACKEND_CPU, GH_BACKEND_GPU };
 enum gh_progress_mode { GH_PROGRESS_AUTO, GH_PROGRESS_ON, GH_PROGRESS_OFF };
 
+/* Most entries --devices takes (a device may be named more than once). */
+#define GH_DEVICES_MAX 16
+
 struct gh_options {
 	enum gh_view_kind view;
 	int width;                  /* letters per bucket, 1..26 */
@@ -20,7 +23,9 @@ struct gh_options {
 	int verbose;
 	enum gh_progress_mode progress;
 	enum gh_backend_kind backend;
-	int device;
+	int devices[GH_DEVICES_MAX];   /* --device, --devices: CUDA numbers */
+	int n_devices;              /* 0: none named (device 0) */
+	bool all_devices;           /* --devices=all */
 	uint64_t chunk_bytes;       /* 0: the backend's default */
 	int streams;                /* 0: the GPU backend's default */
 	int threads;                /* counting threads; all online cores */
@@ -33,8 +38,11 @@ struct gh_options {
 
 enum gh_parse_result { GH_PARSE_RUN, GH_PARSE_EXIT_OK, GH_PARSE_USAGE };
 
-/* Reader threads for a regular file: --threads, at most GH_READERS_MAX. */
-#define GH_READERS_MAX 16
+/* Reader threads for a regular file: --threads, at most
+ * GH_READERS_PER_DEVICE for each device named (16 fill one H200), and
+ * never more than GH_READERS_MAX. */
+#define GH_READERS_PER_DEVICE 16
+#define GH_READERS_MAX 64
 int gh_options_readers(const struct gh_options *opts);
 
 /* Fills opts; prints --help/--version itself (GH_PARSE_EXIT_OK) and usage

@@ -21,6 +21,11 @@
  * different ends (one finds the end, another then reads bytes appended
  * after it), which would count bytes past a gap; they note the least end
  * seen, and when more than that was read the input fails instead.
+ *
+ * Byte ranges.  An input may also be one byte range of a plain file (MPI
+ * ranks share a large file that way); it is read like a whole file, but
+ * stops at the range's end, and an end of file inside the range (the file
+ * shrank since its size was taken) fails the input.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,10 +40,11 @@
 
 enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED };
 
-/* One operand being counted, where the reporter finds its result. */
+/* One input being counted, where the reporter finds its result. */
 struct job {
-	int index;                          /* operand number, -1 when unused */
+	int index;                          /* input number, -1 when unused */
 	enum job_state state;
+	const struct gh_input *input;
 	const char *name;
 	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
@@ -46,9 +52,11 @@ struct job {
 	char messages[1024];                /* its messages, printed in order */
 };
 
-/* All operands of the run: shared by the workers and the reporter. */
+/* All inputs of the run: shared by the workers and the reporter. */
 struct inputs {
 	struct gh_run *run;
+	const struct gh_input *list;
+	int n;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;             /* a job started or ended, or one was reported */
 	int next;                           /* the next operand to take */
@@ -66,7 +74,9 @@ struct readers {
 	struct gh_source *src;
 	struct job *job;
 	int input;                          /* the backend's id for it */
-	atomic_uint_least64_t next_offset;  /* the next chunk to claim */
+	uint64_t start;                     /* where its bytes begin */
+	uint64_t len;                       /* how many to read at most */
+	atomic_uint_least64_t next_offset;  /* the next chunk to claim, from start */
 	atomic_uint_least64_t bytes;        /* read and submitted so far */
 	atomic_uint_least64_t end;          /* least end of file seen */
 	atomic_int stop;                    /* end of file or failure seen */
@@ -93,7 +103,7 @@ static void readers_fail(struct readers *rd, const char *why, int err)
 	rd->err = err;
 }
 
-/* Notes that a reader found the end of the file at offset `end`. */
+/* Notes that a reader found the end of the file `end` bytes after start. */
 static void note_end(struct readers *rd, uint64_t end)
 {
 	uint_least64_t seen = atomic_load(&rd->end);
@@ -118,7 +128,15 @@ static void *read_chunks(void *arg)
 			break;
 		}
 		offset = atomic_fetch_add(&rd->next_offset, b->chunk_bytes);
-		got = gh_source_pread(rd->src, c->data, b->chunk_bytes, offset);
+		if (offset >= rd->len) {            /* the range is all claimed */
+			b->submit(b, rd->input, c, 0);
+			atomic_store(&rd->stop, 1);
+			break;
+		}
+		uint64_t want = rd->len - offset < b->chunk_bytes
+				? rd->len - offset : b->chunk_bytes;
+
+		got = gh_source_pread(rd->src, c->data, want, rd->start + offset);
 		if (got < 0) {
 			int err = errno;
 
@@ -130,7 +148,7 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, b->error, 0);
 			break;
 		}
-		if ((uint64_t)got < b->chunk_bytes) {
+		if ((uint64_t)got < want) {
 			note_end(rd, offset + (uint64_t)got);
 			atomic_store(&rd->stop, 1);     /* end of file */
 		}
@@ -144,8 +162,11 @@ static void *read_chunks(void *arg)
 static int count_parallel(struct gh_run *run, struct gh_source *src,
 			  struct job *job, int input, int n_readers)
 {
+	const struct gh_input *what = job->input;
 	struct readers rd = { .run = run, .src = src, .job = job,
-			      .input = input };
+			      .input = input,
+			      .start = what->ranged ? what->start : 0,
+			      .len = what->ranged ? what->len : UINT64_MAX };
 	pthread_t threads[GH_READERS_MAX];
 	int started = 0;
 
@@ -161,10 +182,14 @@ static int count_parallel(struct gh_run *run, struct gh_source *src,
 	read_chunks(&rd);
 	for (int i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
-	/* Bytes past the least end: the file grew or shrank in between. */
-	if (atomic_load(&rd.bytes) != atomic_load(&rd.end))
+	/* Bytes past the least end: the file grew or shrank in between; for
+	 * a range, any end inside it: the file shrank. */
+	uint64_t bytes = atomic_load(&rd.bytes), end = atomic_load(&rd.end);
+
+	if (what->ranged ? end != UINT64_MAX || bytes != rd.len : bytes != end)
 		readers_fail(&rd, "file changed size while being read", 0);
-	gh_source_pread_end(src, atomic_load(&rd.bytes));
+	if (!what->ranged)
+		gh_source_pread_end(src, bytes);
 	if (!atomic_load(&rd.failed))
 		return 0;
 	/* Printed here, by the input's worker, once the readers are done. */
@@ -201,7 +226,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 	}
 }
 
-/* Counts one operand into job->totals; -1 (message printed) on failure. */
+/* Counts one input into job->totals; -1 (message printed) on failure. */
 static int count_one(struct inputs *in, struct job *job)
 {
 	struct gh_run *run = in->run;
@@ -212,7 +237,14 @@ static int count_one(struct inputs *in, struct job *job)
 	src = gh_source_open(job->name, run->opts->raw);
 	if (!src)
 		return -1;
-	atomic_store(&job->size, gh_source_size(src));
+	if (job->input->ranged && !gh_source_can_pread(src)) {
+		/* It was a plain file when the ranges were drawn. */
+		gh_msg("%s: file changed while being read", job->name);
+		gh_source_close(src);
+		return -1;
+	}
+	atomic_store(&job->size, job->input->ranged ? job->input->len
+						    : gh_source_size(src));
 	const char *engine = gh_source_gzip_engine(src);
 
 	if (engine)
@@ -224,7 +256,7 @@ static int count_one(struct inputs *in, struct job *job)
 		gh_source_close(src);
 		return -1;
 	}
-	if (readers > 1)
+	if (readers > 1 || job->input->ranged)
 		ret = count_parallel(run, src, job, input, readers);
 	else
 		ret = count_sequential(run, src, job, input);
@@ -254,7 +286,7 @@ static int is_stream(const char *name)
 static void *input_worker(void *arg)
 {
 	struct inputs *in = arg;
-	int n = in->run->opts->n_operands;
+	int n = in->n;
 
 	pthread_mutex_lock(&in->lock);
 	for (;;) {
@@ -267,12 +299,14 @@ static void *input_worker(void *arg)
 
 		job->index = i;
 		job->state = JOB_RUNNING;
-		job->name = in->run->opts->operands[i];
+		job->input = &in->list[i];
+		job->name = job->input->name;
 		atomic_store(&job->size, 0);
 		atomic_store(&job->consumed, 0);
 		/* Streams are read one at a time, in operand order: "-" twice,
 		 * or "-" and /dev/stdin, share one stream and must not split it. */
-		int ticket = is_stream(job->name) ? in->stream_tickets++ : -1;
+		int ticket = !job->input->ranged && is_stream(job->name)
+			     ? in->stream_tickets++ : -1;
 
 		while (ticket >= 0 && in->stream_turn != ticket)
 			pthread_cond_wait(&in->changed, &in->lock);
@@ -318,14 +352,17 @@ static struct job *wait_for(struct inputs *in, int r)
 	return job;
 }
 
-int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
+int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
+		    gh_report_fn report, void *ctx)
 {
 	const struct gh_options *opts = run->opts;
-	struct inputs in = { .run = run };
+	struct inputs in = { .run = run, .list = list, .n = n };
 	int workers, started = 0, failed = 0;
 	pthread_t threads[GH_INPUTS_MAX];
 
-	workers = opts->n_operands;
+	if (n < 1)
+		return 0;
+	workers = n;
 	if (workers > opts->threads)
 		workers = opts->threads;
 	if (workers > GH_INPUTS_MAX)
@@ -337,7 +374,7 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 	in.jobs = calloc((size_t)in.window, sizeof(*in.jobs));
 	if (!in.jobs) {
 		gh_msg("out of memory");
-		return opts->n_operands;
+		return n;
 	}
 	for (int i = 0; i < in.window; i++)
 		in.jobs[i].index = -1;
@@ -348,10 +385,10 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 		started++;
 	if (!started) {
 		gh_msg_errno("cannot start a thread");
-		failed = opts->n_operands;
+		failed = n;
 	}
 
-	for (int r = 0; started && r < opts->n_operands; r++) {
+	for (int r = 0; started && r < n; r++) {
 		struct job *job = wait_for(&in, r);
 
 		/* Draw at least once an input, however quickly it went. */
@@ -362,8 +399,9 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);
-			report(ctx, job->name, job->totals);
+			report(ctx, r, job->name, job->totals);
 		} else {
+			report(ctx, r, job->name, NULL);
 			failed++;
 		}
 		pthread_mutex_lock(&in.lock);
@@ -378,4 +416,45 @@ int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx)
 	pthread_cond_destroy(&in.changed);
 	free(in.jobs);
 	return failed;
+}
+
+bool gh_inputs_large(const struct gh_input *list, int n, uint64_t min_bytes)
+{
+	uint64_t bytes = 0;
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i].name;
+
+		if (list[i].ranged) {
+			bytes += list[i].len;
+			continue;
+		}
+		if (!strcmp(name, "-"))
+			return true;
+		if (stat(name, &st) != 0 || S_ISDIR(st.st_mode))
+			continue;           /* it will fail, and cost nothing */
+		if (!S_ISREG(st.st_mode))
+			return true;        /* a FIFO or a device */
+		bytes += (uint64_t)st.st_size;
+	}
+	return bytes >= min_bytes;
+}
+
+void gh_run_summary(const struct gh_run *run, const char *who)
+{
+	double now = gh_now();
+	double secs = now - run->progress.start;
+	double streaming = now - run->backend_ready;
+	const char *engine = atomic_load(&run->gzip_engine);
+	uint64_t bytes = atomic_load(&run->bytes_done);
+
+	gh_msg("%s%s, started in %.3f s", who, run->backend->detail,
+	       run->backend_ready - run->progress.start);
+	if (engine)
+		gh_msg("%sgzip decoded with %s", who, engine);
+	gh_msg("%s%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
+	       who, (unsigned long long)bytes, secs,
+	       secs > 0 ? (double)bytes / secs / 1e9 : 0.0, streaming,
+	       streaming > 0 ? (double)bytes / streaming / 1e9 : 0.0);
 }

@@ -3,6 +3,7 @@
 #define GH_PIPELINE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -19,12 +20,30 @@ struct gh_run {
 	_Atomic(const char *) gzip_engine;  /* inflater of a gzip input, if any */
 };
 
-/* Receives one input's 256 totals, in operand order. */
-typedef void (*gh_report_fn)(void *ctx, const char *name,
-			     const uint64_t totals[256]);
+/* One thing to count: an operand, whole or one byte range of it. */
+struct gh_input {
+	const char *name;
+	bool ranged;                /* only bytes [start, start + len) of a
+				     * plain regular file */
+	uint64_t start, len;
+};
 
-/* Counts every operand, reporting each one counted; returns how many
- * failed (each with its message printed). */
-int gh_count_inputs(struct gh_run *run, gh_report_fn report, void *ctx);
+/* Receives input number `index`'s 256 totals, in order; NULL totals: it
+ * failed (its message printed already). */
+typedef void (*gh_report_fn)(void *ctx, int index, const char *name,
+			     const uint64_t *totals);
+
+/* Counts the n inputs of list, reporting each; returns how many failed
+ * (each with its message printed). */
+int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
+		    gh_report_fn report, void *ctx);
+
+/* Whether the inputs are worth starting a GPU for: at least min_bytes in
+ * all, or any of unknown size (a stream). */
+bool gh_inputs_large(const struct gh_input *list, int n, uint64_t min_bytes);
+
+/* -v's closing lines: what ran, and how fast, overall and after start-up;
+ * each line begins with `who` ("" or "rank 1 of 3: "). */
+void gh_run_summary(const struct gh_run *run, const char *who);
 
 #endif

@@ -14,4 +14,9 @@ void gh_print_version(int verbose)
 #else
 	printf("built without CUDA: counting on the CPU only\n");
 #endif
+#ifdef HAVE_MPI
+	printf("mpirun mode: yes (built with MPI)\n");
+#else
+	printf("mpirun mode: no (built without MPI)\n");
+#endif
 }

@@ -21,7 +21,7 @@ usage() {
 	fi
 }
 
-plan 22
+plan 27
 
 usage "unknown long option" "unrecognized option '--bogus'" --bogus
 usage "unknown short option" "invalid option -- 'q'" -q
@@ -46,6 +46,12 @@ usage "--chunk-size that would wrap around" \
 usage "--threads=0" "invalid count '0' for --threads" --threads=0
 usage "--streams=0" "invalid count '0' for --streams" --streams=0
 usage "--device=-1" "invalid device '-1' for --device" --device=-1
+usage "--devices= (empty)" "invalid list '' for --devices" --devices=
+usage "--devices=0,,1" "invalid list '0,,1' for --devices" --devices=0,,1
+usage "--devices=0,-1" "invalid list '0,-1' for --devices" --devices=0,-1
+usage "--devices=all,0" "invalid list 'all,0' for --devices" --devices=all,0
+usage "--devices with 17 entries" "invalid list '0(,0)+' for --devices" \
+	--devices=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 usage "two views (-b and -c)" "options -b and -c select different views" -b -c
 usage "two views (-c and -w)" "options -c and -w select different views" \
 	-c -w 3

@@ -1,0 +1,145 @@
+#!/bin/sh
+# t4000-mpi - `mpirun -np 3 gpuhist` (the CPU backend, oversubscribed) prints
+# what one process prints on the same inputs: a large plain file shared out
+# in byte ranges, gzip and small files spread over the ranks, standard input
+# on rank 0, bad inputs named once each, more operands than one batch, and
+# the same exit status on every rank.
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+"$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
+	skip_all "gpuhist built without MPI (./configure --with-mpi)"
+need_cmd mpirun
+plan 22
+
+# Open MPI will not run as root without being told it may (CI runs as root).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Quiet on machines with no network but loopback.
+export OMPI_MCA_btl_base_warn_component_unused=0
+
+# mpi NP ARGS...: gpuhist under mpirun; stdout in $TMP/mpi.out, stderr in
+# $TMP/mpi.err (mpirun's own banners left out), status in $mpi_rc.
+mpi() {
+	np=$1; shift
+	mpirun --oversubscribe -np "$np" "$GPUHIST" "$@" \
+		>"$TMP/mpi.out" 2>"$TMP/mpi.raw" </dev/null
+	mpi_rc=$?
+	grep '^gpuhist:' "$TMP/mpi.raw" >"$TMP/mpi.err"
+}
+
+# one ARGS...: the same in one process, into $TMP/one.out, .err, $one_rc.
+one() {
+	"$GPUHIST" "$@" >"$TMP/one.out" 2>"$TMP/one.err" </dev/null
+	one_rc=$?
+}
+
+# 96 MiB of log text, over the 64 MiB at which ranks share a file by range;
+# its three parts differ, so a range counted twice or missed shows.
+python3 "$T_SRCDIR/gen.py" log 33554432 >"$TMP/part"
+{
+	cat "$TMP/part"
+	tr a-m n-za-m <"$TMP/part"
+	tr 'a-z' 'A-Z' <"$TMP/part"
+	printf 'tail'
+} >"$TMP/big.log"
+python3 "$T_SRCDIR/gen.py" random 3000000 >"$TMP/random"
+gzip -c "$TMP/part" >"$TMP/part.gz"
+head -c 20000 "$TMP/part.gz" >"$TMP/truncated.gz"
+man_gz=$(find /usr/share/man /usr/share/doc -name '*.gz' -size +2k 2>/dev/null |
+	 sort | head -12)
+
+set -- "$TMP/big.log" "$TMP/part.gz" "$TMP/random" $man_gz
+one -b -f tsv --backend=cpu "$@"
+mpi 3 -b -f tsv --backend=cpu "$@"
+is "good inputs: exit status 0 on one process and on 3 ranks" \
+	"$one_rc $mpi_rc" "0 0"
+same_file "good inputs: 3 ranks print what one process prints" \
+	"$TMP/mpi.out" "$TMP/one.out"
+oracle -b -f tsv "$@" >"$TMP/want.tsv"
+is "the oracle reads the good inputs" $? 0
+same_file "good inputs: the 3 ranks' totals are Counter's" "$TMP/mpi.out" \
+	"$TMP/want.tsv"
+
+# -v: every rank counted a part of the big file, and the parts add up.
+mpi 3 -v --backend=cpu -f tsv "$TMP/big.log"
+size=$(wc -c <"$TMP/big.log")
+sum=0 ranks=0
+for r in 0 1 2; do
+	n=$(sed -n "s/^gpuhist: rank $r of 3: \([0-9]*\) bytes in .*/\1/p" \
+		"$TMP/mpi.err")
+	[ -n "$n" ] && [ "$n" -gt 0 ] && ranks=$((ranks + 1))
+	sum=$((sum + ${n:-0}))
+done
+is "the big file is shared: 3 ranks read a part each" "$ranks" 3
+is "the parts add up to the file, each byte read once" "$sum" "$size"
+
+# Bad inputs among good ones: same report, each named once, exit 1 on all.
+set -- "$TMP/big.log" "$TMP/missing" "$TMP/part.gz" "$TMP/truncated.gz" \
+	"$TMP" "$TMP/random"
+one -f json --backend=cpu "$@"
+mpi 3 -f json --backend=cpu "$@"
+is "bad inputs: exit status 1 on one process and under mpirun" \
+	"$one_rc $mpi_rc" "1 1"
+same_file "bad inputs: the same json report" "$TMP/mpi.out" "$TMP/one.out"
+sort "$TMP/one.err" >"$TMP/one.err.sorted"
+sort "$TMP/mpi.err" >"$TMP/mpi.err.sorted"
+same_file "bad inputs: the same messages, once each" \
+	"$TMP/mpi.err.sorted" "$TMP/one.err.sorted"
+like "the missing file is named" "$(cat "$TMP/mpi.err")" \
+	"^gpuhist: $TMP/missing: No such file"
+like "the truncated gzip is named" "$(cat "$TMP/mpi.err")" \
+	"^gpuhist: $TMP/truncated.gz: .*(truncated|end of file)"
+
+# Standard input goes to rank 0, wherever it stands among the operands.
+"$GPUHIST" -b -f csv --backend=cpu "$TMP/random" - "$TMP/part.gz" \
+	<"$TMP/part" >"$TMP/one.out"
+mpirun --oversubscribe -np 3 "$GPUHIST" -b -f csv --backend=cpu \
+	"$TMP/random" - "$TMP/part.gz" <"$TMP/part" >"$TMP/mpi.out" 2>/dev/null
+is "standard input: exit status 0" $? 0
+same_file "standard input: counted once, by rank 0" "$TMP/mpi.out" \
+	"$TMP/one.out"
+
+# More operands than one batch (256): 300 small files, in operand order.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 300 ]; do
+	printf 'file %d %s\n' $i "$(printf '%*s' $((i % 50)) '' | tr ' ' x)" \
+		>"$TMP/many/f$i"
+	i=$((i + 1))
+done
+set --
+i=0
+while [ $i -lt 300 ]; do set -- "$@" "$TMP/many/f$i"; i=$((i + 1)); done
+one -c -f tsv --backend=cpu "$@"
+mpi 3 -c -f tsv --backend=cpu "$@"
+is "300 operands: exit status 0" "$one_rc $mpi_rc" "0 0"
+same_file "300 operands: the same rows, in operand order" "$TMP/mpi.out" \
+	"$TMP/one.out"
+
+# Table format and the default view, on two ranks.
+one --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+mpi 2 --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+same_file "2 ranks, table format: what one process prints" "$TMP/mpi.out" \
+	"$TMP/one.out"
+
+# --merge: rank 0 adds earlier results up, once.
+"$GPUHIST" -f json --backend=cpu "$TMP/random" >"$TMP/r1.json"
+"$GPUHIST" -f json --backend=cpu "$TMP/part.gz" >"$TMP/r2.json"
+one --merge -b -f tsv "$TMP/r1.json" "$TMP/r2.json"
+mpi 3 --merge -b -f tsv "$TMP/r1.json" "$TMP/r2.json"
+same_file "--merge under mpirun: reported once" "$TMP/mpi.out" "$TMP/one.out"
+
+# Help, version and usage errors are said once, not once a rank.
+mpi 3 --help
+is "--help: printed once" "$(grep -c '^Usage:' "$TMP/mpi.out")" 1
+mpi 3 --width=0 "$TMP/random"
+is "a usage error: exit status 2" "$mpi_rc" 2
+is "a usage error: one message" "$(grep -c 'invalid width' "$TMP/mpi.raw")" 1
+
+# A backend no rank can use: exit 1 on every rank, no report.
+if have_gpu; then
+	skip "--backend=gpu with no GPU" "this machine has a GPU"
+	skip "--backend=gpu with no GPU: no report" "this machine has a GPU"
+else
+	mpi 2 --backend=gpu -f json "$TMP/random"
+	is "--backend=gpu with no GPU: exit status 1" "$mpi_rc" 1
+	is "--backend=gpu with no GPU: no report" "$(wc -c <"$TMP/mpi.out")" 0
+fi
