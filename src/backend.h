@@ -36,6 +36,8 @@ struct gh_chunk {
 struct gh_backend {
 	const char *name;          /* "cpu" or "gpu" */
 	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
+	uint64_t stream_bytes;     /* at most this much of a chunk from a plain
+				    * stream read in order (a pipe); 0: all */
 	char detail[512];          /* what runs, for -v */
 	char error[256];           /* why the first failed call failed */
 	int (*begin)(struct gh_backend *b, int readers);

@@ -206,7 +206,11 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
+	uint64_t want = b->chunk_bytes;
 
+	if (b->stream_bytes && b->stream_bytes < want &&
+	    !gh_source_gzip_engine(src))
+		want = b->stream_bytes;
 	for (;;) {
 		struct gh_chunk *c = b->acquire(b);
 		int64_t got;
@@ -215,7 +219,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
 		}
-		got = gh_source_fill(src, c->data, b->chunk_bytes);
+		got = gh_source_fill(src, c->data, want);
 		if (b->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
