@@ -199,9 +199,6 @@ int main(int argc, char **argv)
 			{ "c2-vecs", launch_histogram<2, false>, blocks_per_sm<2, false> },
 			{ "c4-vecs", launch_histogram<4, false>, blocks_per_sm<4, false> },
 			{ "c2-bytes", launch_histogram<2, true>, blocks_per_sm<2, true> },
-			{ "cols-64", launch_columns<64>, columns_per_sm<64> },
-			{ "cols-128", launch_columns<128>, columns_per_sm<128> },
-			{ "cols-256", launch_columns<256>, columns_per_sm<256> },
 		};
 		auto textbook = [&] {
 			textbook_kernel<<<max_blocks, GH_KERNEL_BLOCK_THREADS>>>(
