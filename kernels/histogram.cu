@@ -189,6 +189,161 @@ static cudaError_t blocks_per_sm(int *blocks)
 }
 
 /*
+ * Experimental: per-thread counters, no atomics while counting.  Each
+ * thread of a block of T owns a column of 128 words in shared memory (word
+ * w at cols[w * T + thread], so a warp's accesses never share a bank), two
+ * 16-bit counters a word.  A round is at most COL_ROUND_VECS vectors a
+ * thread, so no counter passes 65535; after each round the block adds the
+ * columns up (rotated, conflict-free) into the 64-bit totals and zeroes.
+ */
+#define COL_WORDS 128
+#define COL_ROUND_VECS 4092
+
+template <int T>
+__device__ __forceinline__ void col_add(unsigned *mine, unsigned b, unsigned n)
+{
+	mine[(b >> 1) * T] += n << ((b & 1) * 16);
+}
+
+/* The same with a shared-memory atomic whose result is unused (a reduction,
+ * fire and forget): no load-add-store chain inside the thread. */
+template <int T>
+__device__ __forceinline__ void col_red(unsigned *mine, unsigned b, unsigned n)
+{
+	atomicAdd_block(&mine[(b >> 1) * T], n << ((b & 1) * 16));
+}
+
+template <int T, bool RED>
+__device__ __forceinline__ void col_one(unsigned *mine, unsigned b, unsigned n)
+{
+	if (RED)
+		col_red<T>(mine, b, n);
+	else
+		col_add<T>(mine, b, n);
+}
+
+template <int T, bool RED>
+__device__ __forceinline__ void col_word(unsigned *mine, unsigned w)
+{
+	col_one<T, RED>(mine, w & 0xff, 1);
+	col_one<T, RED>(mine, (w >> 8) & 0xff, 1);
+	col_one<T, RED>(mine, (w >> 16) & 0xff, 1);
+	col_one<T, RED>(mine, w >> 24, 1);
+}
+
+template <int T, bool RED>
+__device__ __forceinline__ void col_vec(unsigned *mine, uint4 v)
+{
+	if (v.x == v.y && v.x == v.z && v.x == v.w &&
+	    v.x == (v.x & 0xff) * 0x01010101u) {
+		col_one<T, RED>(mine, v.x & 0xff, 16);
+		return;
+	}
+	col_word<T, RED>(mine, v.x);
+	col_word<T, RED>(mine, v.y);
+	col_word<T, RED>(mine, v.z);
+	col_word<T, RED>(mine, v.w);
+}
+
+template <int T, bool RED>
+__global__ void __launch_bounds__(T)
+columns_kernel(const unsigned char *__restrict__ data, uint64_t len,
+	       unsigned long long *__restrict__ totals)
+{
+	extern __shared__ unsigned cols[];
+	unsigned *mine = cols + threadIdx.x;
+
+	for (int w = 0; w < COL_WORDS; w++)
+		mine[w * T] = 0;
+
+	uint64_t head = (16 - ((uintptr_t)data & 15)) & 15;
+	if (head > len)
+		head = len;
+	const uint4 *vecs = (const uint4 *)(data + head);
+	uint64_t n_vecs = (len - head) / 16;
+	uint64_t tail_start = head + n_vecs * 16;
+
+	if (blockIdx.x == 0) {
+		if (threadIdx.x < head)
+			atomicAdd(&totals[data[threadIdx.x]], 1ull);
+		if (tail_start + threadIdx.x < len)
+			atomicAdd(&totals[data[tail_start + threadIdx.x]], 1ull);
+	}
+
+	uint64_t stride = (uint64_t)gridDim.x * T;
+	uint64_t round_len = stride * COL_ROUND_VECS;
+	uint64_t first = (uint64_t)blockIdx.x * T + threadIdx.x;
+	for (uint64_t base = 0; base < n_vecs; base += round_len) {
+		uint64_t end = base + round_len < n_vecs ? base + round_len
+							 : n_vecs;
+		uint64_t i = base + first;
+
+		for (; i + (LOADS_IN_FLIGHT - 1) * stride < end;
+		     i += LOADS_IN_FLIGHT * stride) {
+			uint4 v[LOADS_IN_FLIGHT];
+#pragma unroll
+			for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+				v[k] = __ldg(&vecs[i + k * stride]);
+#pragma unroll
+			for (int k = 0; k < LOADS_IN_FLIGHT; k++)
+				col_vec<T, RED>(mine, v[k]);
+		}
+		for (; i < end; i += stride)
+			col_vec<T, RED>(mine, __ldg(&vecs[i]));
+		__syncthreads();
+		for (unsigned w = threadIdx.x; w < COL_WORDS; w += T) {
+			unsigned lo = 0, hi = 0;
+
+			for (unsigned s = 0; s < T; s++) {
+				unsigned x = cols[w * T + (s + w) % T];
+
+				lo += x & 0xffff;
+				hi += x >> 16;
+			}
+			if (lo)
+				atomicAdd(&totals[2 * w], (unsigned long long)lo);
+			if (hi)
+				atomicAdd(&totals[2 * w + 1], (unsigned long long)hi);
+		}
+		__syncthreads();
+		for (int w = 0; w < COL_WORDS; w++)
+			mine[w * T] = 0;
+	}
+}
+
+template <int T, bool RED>
+static cudaError_t columns_per_sm(int *blocks)
+{
+	size_t smem = (size_t)COL_WORDS * T * sizeof(unsigned);
+	cudaError_t err = cudaFuncSetAttribute(columns_kernel<T, RED>,
+		cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+
+	if (err != cudaSuccess)
+		return err;
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+		blocks, columns_kernel<T, RED>, T, smem);
+}
+
+template <int T, bool RED>
+static cudaError_t launch_columns(const unsigned char *data, uint64_t len,
+				  unsigned long long *totals, int max_blocks,
+				  cudaStream_t stream)
+{
+	size_t smem = (size_t)COL_WORDS * T * sizeof(unsigned);
+	uint64_t want;
+	int blocks;
+
+	if (len == 0)
+		return cudaSuccess;
+	if (len > GH_KERNEL_MAX_LEN || max_blocks < 1)
+		return cudaErrorInvalidValue;
+	want = (len / 16 + T - 1) / T;
+	blocks = want < (uint64_t)max_blocks ? (int)(want ? want : 1) : max_blocks;
+	columns_kernel<T, RED><<<blocks, T, smem, stream>>>(data, len, totals);
+	return cudaGetLastError();
+}
+
+/*
  * The variant gpuhist runs (bench/kernel-bench times them all).  On an H200,
  * 1 GiB: one copy per warp with runs followed a vector at a time ran 1.12x,
  * 1.26x and 1.16x CUB on random, one-byte and log data; byte-by-byte runs
