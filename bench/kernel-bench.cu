@@ -199,10 +199,6 @@ int main(int argc, char **argv)
 			{ "c2-vecs", launch_histogram<2, false>, blocks_per_sm<2, false> },
 			{ "c4-vecs", launch_histogram<4, false>, blocks_per_sm<4, false> },
 			{ "c2-bytes", launch_histogram<2, true>, blocks_per_sm<2, true> },
-			{ "cols-64", launch_columns<64, false>, columns_per_sm<64, false> },
-			{ "red-32", launch_columns<32, true>, columns_per_sm<32, true> },
-			{ "red-64", launch_columns<64, true>, columns_per_sm<64, true> },
-			{ "red-128", launch_columns<128, true>, columns_per_sm<128, true> },
 		};
 		auto textbook = [&] {
 			textbook_kernel<<<max_blocks, GH_KERNEL_BLOCK_THREADS>>>(
