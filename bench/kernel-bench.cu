@@ -4,7 +4,9 @@
  * Prints one row per shape and kernel: milliseconds (median of 20 after a
  * warm-up), GB/s of input, and the ratio to CUB's
  * DeviceHistogram::HistogramEven (256 bins).  The device-to-device copy of
- * the same buffer is the memory ceiling (bytes read + written).  Every
+ * the same buffer is the memory ceiling (bytes read + written), and a
+ * kernel doing nothing but shared-memory atomics (one a byte, no loads) is
+ * the ceiling of counting each byte with an atomic.  Every
  * kernel's totals are checked against a CPU count before it is timed.
  * The kernel source is included whole, so that the variants gpuhist does
  * not run (other template parameters) are timed beside the one it does.
@@ -120,6 +122,82 @@ template <typename F> static float median_ms(struct timer *t, int reps, F fn)
 	return ms[ms.size() / 2];
 }
 
+/* The ceiling of any kernel that does one shared-memory atomic a byte: 256
+ * threads a block, each adding 1 to bins picked by a register xorshift (no
+ * loads at all), ATOMIC_ROUNDS x 16 atomics a thread.  COLUMNS: each thread
+ * its own column of 256 counters laid out so that a warp never shares a
+ * bank (no conflicts); otherwise one row of 256 a warp (random conflicts),
+ * as gpuhist's kernel does.  The bins end in global memory so that none of
+ * the work can be dropped. */
+#define ATOMIC_ROUNDS 4096
+#define ATOMIC_THREADS 64
+
+template <bool COLUMNS>
+__global__ void __launch_bounds__(ATOMIC_THREADS)
+atomic_ceiling_kernel(unsigned long long *sink)
+{
+	extern __shared__ unsigned bins[];
+	constexpr int n_words = COLUMNS ? 256 * ATOMIC_THREADS
+					: 257 * (ATOMIC_THREADS / 32);
+	unsigned *mine = COLUMNS ? bins + threadIdx.x
+				 : bins + (threadIdx.x / 32) * 257;
+	const int step = COLUMNS ? ATOMIC_THREADS : 1;
+	unsigned x = 2463534242u + 977 * (blockIdx.x * ATOMIC_THREADS +
+					   threadIdx.x);
+
+	for (int i = threadIdx.x; i < n_words; i += ATOMIC_THREADS)
+		bins[i] = 0;
+	__syncthreads();
+	for (int r = 0; r < ATOMIC_ROUNDS; r++) {
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+			atomicAdd_block(&mine[(x & 0xff) * step], 1);
+			atomicAdd_block(&mine[(x >> 8 & 0xff) * step], 1);
+			atomicAdd_block(&mine[(x >> 16 & 0xff) * step], 1);
+			atomicAdd_block(&mine[(x >> 24) * step], 1);
+		}
+	}
+	__syncthreads();
+	unsigned long long sum = 0;
+	for (int i = threadIdx.x; i < n_words; i += ATOMIC_THREADS)
+		sum += bins[i];
+	atomicAdd(sink, sum);
+}
+
+/* Prints the atomics a second as bytes a second (one atomic a byte), after
+ * checking that every atomic landed. */
+template <bool COLUMNS>
+static void atomic_ceiling(struct timer *t, int sms, unsigned long long *sink,
+			   const char *name, const char *what)
+{
+	size_t smem = (COLUMNS ? 256 * ATOMIC_THREADS : 257 * (ATOMIC_THREADS / 32))
+		      * sizeof(unsigned);
+	int per_sm = 0;
+
+	CHECK(cudaFuncSetAttribute(atomic_ceiling_kernel<COLUMNS>,
+		cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+	CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm,
+		atomic_ceiling_kernel<COLUMNS>, ATOMIC_THREADS, smem));
+	int blocks = sms * per_sm;
+	unsigned long long atomics = (unsigned long long)blocks *
+		ATOMIC_THREADS * ATOMIC_ROUNDS * 16, got = 0;
+	auto run = [&] {
+		atomic_ceiling_kernel<COLUMNS><<<blocks, ATOMIC_THREADS, smem>>>(sink);
+		CHECK(cudaGetLastError());
+	};
+	CHECK(cudaMemset(sink, 0, sizeof(*sink)));
+	run();
+	CHECK(cudaMemcpy(&got, sink, sizeof(got), cudaMemcpyDeviceToHost));
+	if (got != atomics) {
+		printf("kernel-bench: atomic ceiling lost atomics\n");
+		exit(1);
+	}
+	float ms = median_ms(t, 20, run);
+	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (%s, %d blocks/SM)\n", "-", name,
+	       ms, atomics / ms / 1e6, what, per_sm);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *shape_name[] = { "random", "repeated", "log" };
@@ -157,6 +235,12 @@ int main(int argc, char **argv)
 	double ceiling = 2.0 * bytes / copy_ms / 1e6;
 	printf("%-9s %-9s %8.3f ms %8.1f GB/s  (read+written; the ceiling)\n",
 	       "-", "d2d-copy", copy_ms, ceiling);
+
+	/* Shared-memory atomics: the ceiling of one atomic a byte. */
+	atomic_ceiling<false>(&t, prop.multiProcessorCount, d_totals,
+			      "atomics", "one shared atomic a byte, no loads, a row a warp");
+	atomic_ceiling<true>(&t, prop.multiProcessorCount, d_totals,
+			     "atomics-c", "the same, conflict-free columns");
 
 	/* Host-to-device ceilings: what the pipeline's copies can reach. */
 	unsigned char *pinned, *pageable = (unsigned char *)malloc(bytes);
