@@ -2,8 +2,9 @@
  * already in memory: gh_count_bytes (what the CPU backend runs), the
  * one-byte-at-a-time reference, and memcpy of the same bytes (what reading
  * a page-cached file into a chunk costs besides).  bench/run's cpu case
- * prints these beside the whole-process rate.
- * Usage: bench/count-bench [MiB]   (default 256; log-like text)
+ * runs it on the text it times the whole process on, and prints these
+ * beside the whole-process rate.
+ * Usage: bench/count-bench FILE [MiB]   (the first MiB of FILE, default 256)
  * Prints: "# ..." notes, then rows "tool<TAB>seconds<TAB>GB/s", median of 5.
  */
 #include <stdint.h>
@@ -31,26 +32,17 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Log-like lines from a fixed seed: an access log's fields and a path. */
-static void fill_text(unsigned char *p, uint64_t n)
+/* Reads up to n bytes of path into p; the count read, or 0 on failure. */
+static uint64_t read_text(const char *path, unsigned char *p, uint64_t n)
 {
-	uint64_t i = 0, seed = 1;
+	FILE *f = fopen(path, "rb");
+	uint64_t got;
 
-	while (i < n) {
-		char line[160];
-		int len;
-
-		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-		len = snprintf(line, sizeof(line),
-			       "10.%u.%u.%u - - [22/Nov/2026:10:%02u:%02u +0000] "
-			       "\"GET /shop/item/%u HTTP/1.1\" 200 %u\n",
-			       (unsigned)(seed >> 56), (unsigned)(seed >> 48) & 255,
-			       (unsigned)(seed >> 40) & 255,
-			       (unsigned)(seed >> 32) % 60, (unsigned)(seed >> 24) % 60,
-			       (unsigned)(seed >> 8) % 100000, (unsigned)seed % 65536);
-		for (int k = 0; k < len && i < n; k++)
-			p[i++] = (unsigned char)line[k];
-	}
+	if (!f)
+		return 0;
+	got = fread(p, 1, n, f);
+	fclose(f);
+	return got;
 }
 
 enum tool { COUNT, SIMPLE, COPY };
@@ -71,22 +63,26 @@ static double time_one(enum tool tool, const unsigned char *src,
 
 int main(int argc, char **argv)
 {
-	uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 256;
+	uint64_t mib = argc > 2 ? strtoull(argv[2], NULL, 10) : 256;
 	uint64_t n = mib << 20;
 	unsigned char *src = malloc(n), *dst = malloc(n);
 	static const char *names[] = { "gh_count_bytes", "one byte at a time",
 				       "memcpy (the read's copy)" };
 	uint64_t fast[256] = { 0 }, slow[256] = { 0 };
 
-	if (!mib || !src || !dst) {
-		fprintf(stderr, "count-bench: cannot have %llu MiB\n",
-			(unsigned long long)mib);
+	if (argc < 2 || !mib || !src || !dst) {
+		fprintf(stderr, "usage: count-bench FILE [MiB]\n");
+		return 2;
+	}
+	n = read_text(argv[1], src, n);
+	if (!n) {
+		fprintf(stderr, "count-bench: %s: nothing read\n", argv[1]);
 		return 1;
 	}
-	fill_text(src, n);
 	memset(dst, 0, n);
-	printf("# count-bench: %llu MiB of log text in memory, one thread, "
-	       "median of %d after a warm-up\n", (unsigned long long)mib, RUNS);
+	printf("# count-bench: %llu bytes of %s in memory, one thread, "
+	       "median of %d after a warm-up\n", (unsigned long long)n, argv[1],
+	       RUNS);
 	for (int tool = COUNT; tool <= COPY; tool++) {
 		double s[RUNS];
 		uint64_t *totals = tool == SIMPLE ? slow : fast;

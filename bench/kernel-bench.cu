@@ -122,9 +122,9 @@ template <typename F> static float median_ms(struct timer *t, int reps, F fn)
 	return ms[ms.size() / 2];
 }
 
-/* The ceiling of any kernel that does one shared-memory atomic a byte: 256
- * threads a block, each adding 1 to bins picked by a register xorshift (no
- * loads at all), ATOMIC_ROUNDS x 16 atomics a thread.  COLUMNS: each thread
+/* The ceiling of any kernel that does one shared-memory atomic a byte:
+ * ATOMIC_THREADS threads a block, each adding 1 to bins picked by a register
+ * xorshift (no loads at all), ATOMIC_ROUNDS x 16 atomics a thread.  COLUMNS: each thread
  * its own column of 256 counters laid out so that a warp never shares a
  * bank (no conflicts); otherwise one row of 256 a warp (random conflicts),
  * as gpuhist's kernel does.  The bins end in global memory so that none of
