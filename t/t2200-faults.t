@@ -124,16 +124,20 @@ fi
 # written, no total is.  Background
 # jobs of a script ignore SIGINT unless env --default-signal restores it.
 # interrupted SIGNAL STATUS ROWS DESCRIPTION PID: once gpuhist (PID, started
-# in the background on small and an endless input) has read 1 MB, sends it
-# SIGNAL and checks that it ends within 2 s with STATUS, small's ROWS
-# written and no total.  (No watchdog subshell to kill afterwards: a
+# in the background on small and an endless input) has written small's ROWS
+# and read 1 MB, sends it SIGNAL and checks that it ends within 2 s with
+# STATUS, small's rows still there and no total.  (Reading 1 MB alone is no
+# sign that small was reported: inputs counted at once may read the endless
+# one before the main thread writes small's rows, and on a loaded 2-core CI
+# machine, once did.)  (No watchdog subshell to kill afterwards: a
 # subshell killed before it has reset its traps would run lib.sh's EXIT
 # trap, removing $TMP.)
 interrupted() {
 	local sig=$1 want=$2 rows=$3 desc=$4 pid=$5 status t0 t1 rchar state
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		rchar=$(sed -n 's/^rchar: //p' /proc/$pid/io 2>/dev/null)
-		[ "${rchar:-0}" -gt 1000000 ] && break
+		[ "${rchar:-0}" -gt 1000000 ] &&
+			[ "$(grep -c '^small' out)" = "$rows" ] && break
 		sleep 0.05
 	done
 	t0=$(date +%s%N)
