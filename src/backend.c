@@ -12,18 +12,18 @@ struct gh_backend *gh_backend_choose(const struct gh_options *opts,
 	struct gh_backend *b;
 	char why[256] = "";
 
-	if (opts->backend == GH_BACKEND_GPU ||
-	    (opts->backend == GH_BACKEND_AUTO && large_input)) {
+	/* Large work under auto: the CPU counts while the GPU starts. */
+	if (opts->backend == GH_BACKEND_AUTO && large_input) {
+		b = gh_backend_auto_open(opts, why, sizeof(why));
+		if (!b)
+			gh_msg("CPU backend unusable: %s", why);
+		return b;
+	}
+	if (opts->backend == GH_BACKEND_GPU) {
 		b = gh_backend_gpu_open(opts, why, sizeof(why));
-		if (b)
-			return b;
-		if (opts->backend == GH_BACKEND_GPU) {
+		if (!b)
 			gh_msg("GPU backend unusable: %s", why);
-			return NULL;
-		}
-		if (opts->verbose)
-			gh_msg("GPU backend unusable (%s); counting on the CPU",
-			       why);
+		return b;
 	}
 	b = gh_backend_cpu_open(opts, why, sizeof(why));
 	if (!b)

@@ -5,7 +5,7 @@
  *
  *	for each input:
  *		in = begin(b, readers)     -- an input id; readers: threads feeding it
- *		while data: c = acquire(b); fill c->data (<= chunk_bytes);
+ *		while data: c = acquire(b); fill c->data (<= c->room);
  *			    submit(b, in, c, n)
  *		finish(b, in, totals)      -- its 256 exact totals; the id is free again
  *
@@ -29,13 +29,17 @@ struct gh_options;
 #define GH_INPUTS_MAX 16
 
 struct gh_chunk {
-	unsigned char *data;       /* chunk_bytes of room */
-	int slot;                  /* the backend's own index */
+	unsigned char *data;       /* room bytes of it */
+	uint64_t room;
+	struct gh_backend *backend;    /* the backend that owns it */
+	int slot;                  /* that backend's own index */
 };
 
 struct gh_backend {
 	const char *name;          /* "cpu" or "gpu" */
-	uint64_t chunk_bytes;      /* capacity of every chunk acquire() returns */
+	uint64_t chunk_bytes;      /* room of the chunks acquire() returns
+				    * (auto: of the CPU's, the first ones;
+				    * fill c->room) */
 	uint64_t stream_bytes;     /* at most this much of a chunk from a plain
 				    * stream read in order (a pipe); 0: all */
 	char detail[512];          /* what runs, for -v */
@@ -45,7 +49,14 @@ struct gh_backend {
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);
 	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256]);
-	void (*destroy)(struct gh_backend *b);
+	/* NULL, or waits for work of its own in the background to end and
+	 * brings detail up to date (auto: the GPU's start). */
+	void (*settle)(struct gh_backend *b);
+	/* Frees everything and returns 0; or, where work of its own still
+	 * runs in the background (auto: a GPU still starting), leaves that
+	 * to the end of the process and returns 1: the caller then ends it
+	 * with _exit(), which does not wait for the driver. */
+	int (*destroy)(struct gh_backend *b);
 };
 
 /* Each returns NULL with the reason in why[why_len] when it cannot start. */
@@ -53,6 +64,12 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
 struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
+/* The CPU backend now, the GPU's as soon as it has started (backend_auto.c). */
+struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
+					char *why, size_t why_len);
+
+/* How much of a chunk the GPU backend fills from a pipe at a time. */
+#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
 
 /* Inputs at least this large (or of unknown size) repay starting a GPU. */
 #define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
@@ -61,8 +78,9 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 int gh_gpu_device_count(void);
 
 /*
- * The backend that --backend asks for; for "auto", the GPU when one is usable
- * and the work is large or of unknown size (large_input), else the CPU.
+ * The backend that --backend asks for; for "auto", when the work is large or
+ * of unknown size (large_input), the CPU until a GPU has started and then
+ * the GPU (or the CPU throughout when none can start), else the CPU.
  * Prints its own message and returns NULL when the requested one is unusable.
  */
 struct gh_backend *gh_backend_choose(const struct gh_options *opts,

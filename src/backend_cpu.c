@@ -163,7 +163,7 @@ static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
 	return 0;
 }
 
-static void cpu_destroy(struct gh_backend *b)
+static int cpu_destroy(struct gh_backend *b)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 
@@ -183,6 +183,7 @@ static void cpu_destroy(struct gh_backend *b)
 	pthread_cond_destroy(&cb->work_ready);
 	pthread_cond_destroy(&cb->counted);
 	free(cb);
+	return 0;
 }
 
 struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
@@ -215,6 +216,8 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 		goto oom;
 	for (int i = 0; i < cb->n_slots; i++) {
 		cb->slots[i].chunk.slot = i;
+		cb->slots[i].chunk.room = cb->base.chunk_bytes;
+		cb->slots[i].chunk.backend = &cb->base;
 		cb->slots[i].chunk.data = malloc(cb->base.chunk_bytes);
 		if (!cb->slots[i].chunk.data)
 			goto oom;

@@ -40,7 +40,6 @@
  * with 16 MiB, and the smaller pinned ring starts faster. */
 #define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
-#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
 
 /* One entry of --devices: a CUDA device and what this run made on it. */
 struct gpu_device {
@@ -254,7 +253,7 @@ static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
 	return ret;
 }
 
-static void gpu_destroy(struct gh_backend *b)
+static int gpu_destroy(struct gh_backend *b)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 
@@ -290,6 +289,7 @@ static void gpu_destroy(struct gh_backend *b)
 	pthread_mutex_destroy(&gb->lock);
 	pthread_cond_destroy(&gb->chunk_free);
 	free(gb);
+	return 0;
 }
 
 /* Looks a device up and makes its streams and totals; -1 with why set. */
@@ -345,6 +345,8 @@ static int chunk_setup(struct gpu_backend *gb, int i)
 	struct gpu_device *d = &gb->devices[i % gb->n_devices];
 
 	c->chunk.slot = i;
+	c->chunk.room = b->chunk_bytes;
+	c->chunk.backend = b;
 	c->device = d;
 	c->stream = d->streams[i / gb->n_devices % gb->n_streams];
 	CHECK(b, use_device(d->id));

@@ -382,6 +382,9 @@ int gh_mpi_main(struct gh_options *opts)
 		 rr->size);
 	rr->opts = opts;
 	status = run_rank(rr);
+	/* Settled first, so no GPU is still starting when MPI ends. */
+	if (rr->run.backend && rr->run.backend->settle)
+		rr->run.backend->settle(rr->run.backend);
 	if (rr->run.backend)
 		rr->run.backend->destroy(rr->run.backend);
 	if (gh_close_stdout())

@@ -127,14 +127,14 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, b->error, 0);
 			break;
 		}
-		offset = atomic_fetch_add(&rd->next_offset, b->chunk_bytes);
+		offset = atomic_fetch_add(&rd->next_offset, c->room);
 		if (offset >= rd->len) {            /* the range is all claimed */
 			b->submit(b, rd->input, c, 0);
 			atomic_store(&rd->stop, 1);
 			break;
 		}
-		uint64_t want = rd->len - offset < b->chunk_bytes
-				? rd->len - offset : b->chunk_bytes;
+		uint64_t want = rd->len - offset < c->room
+				? rd->len - offset : c->room;
 
 		got = gh_source_pread(rd->src, c->data, want, rd->start + offset);
 		if (got < 0) {
@@ -206,11 +206,9 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
-	uint64_t want = b->chunk_bytes;
+	uint64_t most = b->stream_bytes && !gh_source_gzip_engine(src)
+			? b->stream_bytes : UINT64_MAX;
 
-	if (b->stream_bytes && b->stream_bytes < want &&
-	    !gh_source_gzip_engine(src))
-		want = b->stream_bytes;
 	for (;;) {
 		struct gh_chunk *c = b->acquire(b);
 		int64_t got;
@@ -219,7 +217,8 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
 		}
-		got = gh_source_fill(src, c->data, want);
+		got = gh_source_fill(src, c->data,
+				     c->room < most ? c->room : most);
 		if (b->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
@@ -452,6 +451,9 @@ void gh_run_summary(const struct gh_run *run, const char *who)
 	double streaming = now - run->backend_ready;
 	const char *engine = atomic_load(&run->gzip_engine);
 	uint64_t bytes = atomic_load(&run->bytes_done);
+
+	if (run->backend->settle)       /* after the clock: -v waits no time */
+		run->backend->settle(run->backend);
 
 	gh_msg("%s%s, started in %.3f s", who, run->backend->detail,
 	       run->backend_ready - run->progress.start);
