@@ -7,14 +7,15 @@
 #include "options.h"
 
 struct gh_backend *gh_backend_choose(const struct gh_options *opts,
-				     int large_input)
+				     uint64_t file_bytes, bool streams)
 {
 	struct gh_backend *b;
 	char why[256] = "";
+	bool large = file_bytes / (uint64_t)opts->threads >=
+		     GH_AUTO_GPU_BYTES_PER_THREAD;
 
-	/* Large work under auto: the CPU counts while the GPU starts. */
-	if (opts->backend == GH_BACKEND_AUTO && large_input) {
-		b = gh_backend_auto_open(opts, why, sizeof(why));
+	if (opts->backend == GH_BACKEND_AUTO && (large || streams)) {
+		b = gh_backend_auto_open(opts, large, why, sizeof(why));
 		if (!b)
 			gh_msg("CPU backend unusable: %s", why);
 		return b;

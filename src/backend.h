@@ -21,6 +21,8 @@
 #ifndef GH_BACKEND_H
 #define GH_BACKEND_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct gh_options;
@@ -64,26 +66,36 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
 struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len);
-/* The CPU backend now, the GPU's as soon as it has started (backend_auto.c). */
+/* The CPU backend now and the GPU's as soon as it has started, the GPU
+ * started at once or when the CPU falls behind (backend_auto.c). */
 struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
-					char *why, size_t why_len);
+					bool start_now, char *why,
+					size_t why_len);
 
 /* How much of a chunk the GPU backend fills from a pipe at a time. */
 #define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
 
-/* Inputs at least this large (or of unknown size) repay starting a GPU. */
-#define GH_AUTO_GPU_MIN_BYTES ((uint64_t)64 << 20)
+/* Under auto, regular files of at least this many bytes a counting thread
+ * start a GPU at once.  A GPU costs 0.35 s to start and to close, and on
+ * page-cached text a CPU thread counts 1.3-2.5 GB/s: below this the CPU is
+ * done first (bench/NOTES.md). */
+#define GH_AUTO_GPU_BYTES_PER_THREAD ((uint64_t)512 << 20)
+/* Under auto, a stream starts a GPU once readers have waited this long in
+ * all for the CPU to free a chunk: the CPU is behind. */
+#define GH_AUTO_BEHIND_SECS 0.010
 
 /* How many CUDA devices are usable here (0 without CUDA or a driver). */
 int gh_gpu_device_count(void);
 
 /*
- * The backend that --backend asks for; for "auto", when the work is large or
- * of unknown size (large_input), the CPU until a GPU has started and then
- * the GPU (or the CPU throughout when none can start), else the CPU.
+ * The backend that --backend asks for.  For "auto": on regular files of
+ * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
+ * CPU until a GPU has started and then the GPU; with streams among the
+ * inputs, the CPU, and a GPU too if the CPU falls behind; else the CPU
+ * alone.  (Where no GPU can start, the CPU throughout.)
  * Prints its own message and returns NULL when the requested one is unusable.
  */
 struct gh_backend *gh_backend_choose(const struct gh_options *opts,
-				     int large_input);
+				     uint64_t file_bytes, bool streams);
 
 #endif

@@ -1,15 +1,17 @@
-/* backend_auto.c - --backend=auto on large work: the CPU counts while the GPU starts
+/* backend_auto.c - --backend=auto: the CPU counts, and the GPU too when it pays
  *
  * Starting a GPU takes 0.25-0.45 s (loading the driver, the context, the
  * pinned ring: bench/NOTES.md), in which the CPU counts gigabytes.  So
  * this backend opens the CPU backend at once and the GPU backend in a
- * thread of its own; until the GPU is ready, acquire() hands out the CPU's
- * chunks, and after that the GPU's.  Each chunk says which backend owns it
- * (gh_chunk.backend), and submit() passes it there.  An input is counted
- * by both: its id is the CPU backend's, and it gets an id on the GPU with
- * its first GPU chunk; finish() adds the two sets of totals, both exact.
- * When the GPU cannot start, everything is counted on the CPU, as auto
- * always did, and -v says why.
+ * thread of its own: at once for large files, and for streams only once
+ * the CPU falls behind (readers wait for its chunks), as the CPU keeps up
+ * with most pipes and decoders.  Until the GPU is ready, acquire() hands
+ * out the CPU's chunks, and after that the GPU's.  Each chunk says which
+ * backend owns it (gh_chunk.backend), and submit() passes it there.  An
+ * input is counted by both: its id is the CPU backend's, and it gets an id
+ * on the GPU with its first GPU chunk; finish() adds the two sets of
+ * totals, both exact.  When the GPU cannot start, everything is counted on
+ * the CPU, and -v says why.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -28,9 +30,11 @@ struct auto_backend {
 	struct gh_backend *_Atomic gpu;    /* set once it is ready */
 	const struct gh_options *opts;
 	pthread_t starter;
-	int starter_running;           /* not yet joined */
+	_Atomic int start_asked;       /* the GPU is wanted */
+	_Atomic int starter_running;   /* started and not yet joined */
 	_Atomic int start_ended;       /* the starter has nothing left to do */
-	double opened, gpu_ready;      /* gh_now() at each */
+	_Atomic uint64_t waited_ns;    /* readers' waits for a CPU chunk */
+	double opened, asked, gpu_ready;   /* gh_now() at each */
 	char why[256];                 /* why the GPU did not start */
 	pthread_mutex_t lock;          /* guards gpu_begin on the GPU */
 	int readers[GH_INPUTS_MAX];
@@ -48,6 +52,27 @@ static void *start_gpu(void *arg)
 	atomic_store(&ab->gpu, gpu);
 	atomic_store(&ab->start_ended, 1);
 	return NULL;
+}
+
+/* Starts the GPU in a thread of its own, once. */
+static void ask_for_gpu(struct auto_backend *ab)
+{
+	int err;
+
+	if (atomic_exchange(&ab->start_asked, 1))
+		return;
+	ab->asked = gh_now();
+#ifdef HAVE_CUDA
+	err = pthread_create(&ab->starter, NULL, start_gpu, ab);
+	if (err)
+		snprintf(ab->why, sizeof(ab->why),
+			 "cannot start a thread: %s", strerror(err));
+	else
+		atomic_store(&ab->starter_running, 1);
+#else
+	(void)err;
+	start_gpu(ab);          /* says at once that there is no CUDA here */
+#endif
 }
 
 /* Copies a part's reason for failing into the caller's view; returns -1. */
@@ -73,11 +98,22 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu = atomic_load(&ab->gpu);
-	struct gh_backend *from = gpu ? gpu : ab->cpu;
-	struct gh_chunk *c = from->acquire(from);
+	struct gh_chunk *c;
+	double t0;
 
-	if (!c)
-		failed(ab, from);
+	if (gpu) {
+		c = gpu->acquire(gpu);
+		if (!c)
+			failed(ab, gpu);
+		return c;
+	}
+	if (atomic_load(&ab->start_asked))
+		return ab->cpu->acquire(ab->cpu);
+	t0 = gh_now();
+	c = ab->cpu->acquire(ab->cpu);
+	if (atomic_fetch_add(&ab->waited_ns, (uint64_t)((gh_now() - t0) * 1e9)) >=
+	    (uint64_t)(GH_AUTO_BEHIND_SECS * 1e9))
+		ask_for_gpu(ab);
 	return c;
 }
 
@@ -145,11 +181,15 @@ static void auto_settle(struct gh_backend *b)
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu;
 
-	if (ab->starter_running) {
+	if (atomic_exchange(&ab->starter_running, 0))
 		pthread_join(ab->starter, NULL);
-		ab->starter_running = 0;
-	}
 	gpu = atomic_load(&ab->gpu);
+	if (!atomic_load(&ab->start_asked)) {
+		snprintf(b->detail, sizeof(b->detail),
+			 "%.250s; the CPU kept up, so no GPU was started",
+			 ab->cpu->detail);
+		return;
+	}
 	if (!gpu) {
 		snprintf(b->detail, sizeof(b->detail),
 			 "GPU backend unusable (%.200s); counting on the CPU: %.250s",
@@ -157,11 +197,12 @@ static void auto_settle(struct gh_backend *b)
 		return;
 	}
 	snprintf(b->detail, sizeof(b->detail),
-		 "%.150s; %llu bytes counted there while the GPU started (%.3f s), %llu on the GPU: %.250s",
+		 "%.150s; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later): %.250s",
 		 ab->cpu->detail,
 		 (unsigned long long)atomic_load(&ab->cpu_bytes),
-		 ab->gpu_ready - ab->opened,
-		 (unsigned long long)atomic_load(&ab->gpu_bytes), gpu->detail);
+		 (unsigned long long)atomic_load(&ab->gpu_bytes),
+		 ab->asked - ab->opened, ab->gpu_ready - ab->asked,
+		 gpu->detail);
 }
 
 /* When the CPU has counted everything before the GPU is up, waiting for
@@ -174,7 +215,8 @@ static int auto_destroy(struct gh_backend *b)
 	struct gh_backend *gpu;
 
 	ab->cpu->destroy(ab->cpu);
-	if (ab->starter_running && !atomic_load(&ab->start_ended))
+	if (atomic_load(&ab->starter_running) &&
+	    !atomic_load(&ab->start_ended))
 		return 1;
 	auto_settle(b);
 	gpu = atomic_load(&ab->gpu);
@@ -186,10 +228,10 @@ static int auto_destroy(struct gh_backend *b)
 }
 
 struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
-					char *why, size_t why_len)
+					bool start_now, char *why,
+					size_t why_len)
 {
 	struct auto_backend *ab = calloc(1, sizeof(*ab));
-	int err;
 
 	if (!ab) {
 		snprintf(why, why_len, "out of memory");
@@ -216,15 +258,7 @@ struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
 	ab->base.destroy = auto_destroy;
 	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
 		 ab->cpu->detail);
-#ifdef HAVE_CUDA
-	err = pthread_create(&ab->starter, NULL, start_gpu, ab);
-	if (err)
-		snprintf(ab->why, sizeof(ab->why),
-			 "cannot start a thread: %s", strerror(err));
-	ab->starter_running = !err;
-#else
-	(void)err;
-	start_gpu(ab);          /* says at once that there is no CUDA here */
-#endif
+	if (start_now)
+		ask_for_gpu(ab);
 	return &ab->base;
 }

@@ -109,8 +109,11 @@ int main(int argc, char **argv)
 		list = whole_operands(&opts);
 		if (!list)
 			return EXIT_FAILURE;
-		run.backend = gh_backend_choose(&opts, gh_inputs_large(list,
-					opts.n_operands, GH_AUTO_GPU_MIN_BYTES));
+		bool streams;
+		uint64_t bytes = gh_inputs_bytes(list, opts.n_operands,
+						 &streams);
+
+		run.backend = gh_backend_choose(&opts, bytes, streams);
 		if (!run.backend)
 			return EXIT_FAILURE;
 		run.backend_ready = gh_now();

@@ -269,6 +269,8 @@ static int node_rank(void)
 static int open_backends(struct rank_run *rr, int k)
 {
 	struct gh_options *opts = rr->opts;
+	bool streams;
+	uint64_t bytes = gh_inputs_bytes(rr->list, k, &streams);
 	int ok, all_ok;
 
 	if (opts->backend != GH_BACKEND_CPU && !opts->n_devices &&
@@ -280,8 +282,7 @@ static int open_backends(struct rank_run *rr, int k)
 			opts->n_devices = 1;
 		}
 	}
-	rr->run.backend = gh_backend_choose(opts, gh_inputs_large(rr->list, k,
-					    GH_AUTO_GPU_MIN_BYTES));
+	rr->run.backend = gh_backend_choose(opts, bytes, streams);
 	rr->run.backend_ready = gh_now();
 	ok = rr->run.backend != NULL;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

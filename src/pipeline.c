@@ -421,11 +421,12 @@ int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 	return failed;
 }
 
-bool gh_inputs_large(const struct gh_input *list, int n, uint64_t min_bytes)
+uint64_t gh_inputs_bytes(const struct gh_input *list, int n, bool *streams)
 {
 	uint64_t bytes = 0;
 	struct stat st;
 
+	*streams = false;
 	for (int i = 0; i < n; i++) {
 		const char *name = list[i].name;
 
@@ -433,15 +434,18 @@ bool gh_inputs_large(const struct gh_input *list, int n, uint64_t min_bytes)
 			bytes += list[i].len;
 			continue;
 		}
-		if (!strcmp(name, "-"))
-			return true;
+		if (!strcmp(name, "-")) {
+			*streams = true;
+			continue;
+		}
 		if (stat(name, &st) != 0 || S_ISDIR(st.st_mode))
 			continue;           /* it will fail, and cost nothing */
 		if (!S_ISREG(st.st_mode))
-			return true;        /* a FIFO or a device */
-		bytes += (uint64_t)st.st_size;
+			*streams = true;    /* a FIFO or a device */
+		else
+			bytes += (uint64_t)st.st_size;
 	}
-	return bytes >= min_bytes;
+	return bytes;
 }
 
 void gh_run_summary(const struct gh_run *run, const char *who)

@@ -38,9 +38,10 @@ typedef void (*gh_report_fn)(void *ctx, int index, const char *name,
 int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 		    gh_report_fn report, void *ctx);
 
-/* Whether the inputs are worth starting a GPU for: at least min_bytes in
- * all, or any of unknown size (a stream). */
-bool gh_inputs_large(const struct gh_input *list, int n, uint64_t min_bytes);
+/* The bytes of the regular files among the inputs (a gzip file's on disk,
+ * a range's length), and in *streams whether any is of unknown size
+ * (standard input, a FIFO, a device): what --backend=auto goes by. */
+uint64_t gh_inputs_bytes(const struct gh_input *list, int n, bool *streams);
 
 /* -v's closing lines: what ran, and how fast, overall and after start-up;
  * each line begins with `who` ("" or "rank 1 of 3: "). */

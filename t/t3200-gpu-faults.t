@@ -7,13 +7,19 @@ plan 7
 printf 'programming massively parallel processors\n' >"$TMP/text"
 "$GPUHIST" --backend=cpu -f tsv "$TMP/text" >"$TMP/want"
 
-CUDA_VISIBLE_DEVICES= "$GPUHIST" -v -f tsv - <"$TMP/text" >"$TMP/got" 2>"$TMP/err"
+# A file large enough for auto to start a GPU at once (512 MiB a thread):
+# the text, then zeros (sparse).
+cp "$TMP/text" "$TMP/large"
+truncate -s 513M "$TMP/large"
+"$GPUHIST" --backend=cpu -f tsv "$TMP/large" >"$TMP/want.large"
+CUDA_VISIBLE_DEVICES= "$GPUHIST" -v --threads=1 -f tsv "$TMP/large" \
+	>"$TMP/got" 2>"$TMP/err"
 is "no visible device: auto still counts (exit 0)" $? 0
-grep -q 'counting on the CPU' "$TMP/err"
+grep -q 'GPU backend unusable (.*); counting on the CPU' "$TMP/err"
 ok $? "no visible device: -v says auto fell back to the CPU"
-sed 's|^-	|'"$TMP/text"'	|' "$TMP/got" >"$TMP/got.named"
 same_file "no visible device: auto counts on the CPU, same totals" \
-	"$TMP/got.named" "$TMP/want"
+	"$TMP/got" "$TMP/want.large"
+rm -f "$TMP/large"
 
 CUDA_VISIBLE_DEVICES= "$GPUHIST" --backend=gpu "$TMP/text" >"$TMP/out" 2>"$TMP/err"
 is "no visible device: --backend=gpu exits 1" $? 1
