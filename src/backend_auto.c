@@ -36,7 +36,7 @@ struct auto_backend {
 	_Atomic uint64_t waited_ns;    /* readers' waits for a CPU chunk */
 	double opened, asked, gpu_ready;   /* gh_now() at each */
 	char why[256];                 /* why the GPU did not start */
-	pthread_mutex_t lock;          /* guards gpu_begin on the GPU */
+	pthread_mutex_t lock;          /* guards GPU ids' opening, and error */
 	int readers[GH_INPUTS_MAX];
 	_Atomic int gpu_input[GH_INPUTS_MAX];  /* its GPU id; -1: none yet */
 	_Atomic uint64_t cpu_bytes, gpu_bytes;
@@ -75,10 +75,16 @@ static void ask_for_gpu(struct auto_backend *ab)
 #endif
 }
 
-/* Copies a part's reason for failing into the caller's view; returns -1. */
+/* Copies a part's reason for failing into the caller's view (the first
+ * failure wins, as on the GPU, where every later call fails the same way);
+ * returns -1. */
 static int failed(struct auto_backend *ab, const struct gh_backend *part)
 {
-	snprintf(ab->base.error, sizeof(ab->base.error), "%s", part->error);
+	pthread_mutex_lock(&ab->lock);
+	if (!ab->base.error[0])
+		snprintf(ab->base.error, sizeof(ab->base.error), "%s",
+			 part->error);
+	pthread_mutex_unlock(&ab->lock);
 	return -1;
 }
 
@@ -142,6 +148,8 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 	struct gh_backend *to = c->backend;
 	int id = input;
 
+	if (!len)                       /* given back unused */
+		return to->submit(to, input, c, 0);
 	if (to == ab->cpu) {
 		atomic_fetch_add(&ab->cpu_bytes, len);
 	} else {
@@ -175,14 +183,19 @@ static int auto_finish(struct gh_backend *b, int input, uint64_t totals[256])
 	return ret;
 }
 
+static void join_starter(struct auto_backend *ab)
+{
+	if (atomic_exchange(&ab->starter_running, 0))
+		pthread_join(ab->starter, NULL);
+}
+
 /* Waits for the GPU's start to end, then says for -v what counted. */
 static void auto_settle(struct gh_backend *b)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu;
 
-	if (atomic_exchange(&ab->starter_running, 0))
-		pthread_join(ab->starter, NULL);
+	join_starter(ab);
 	gpu = atomic_load(&ab->gpu);
 	if (!atomic_load(&ab->start_asked)) {
 		snprintf(b->detail, sizeof(b->detail),
@@ -218,7 +231,7 @@ static int auto_destroy(struct gh_backend *b)
 	if (atomic_load(&ab->starter_running) &&
 	    !atomic_load(&ab->start_ended))
 		return 1;
-	auto_settle(b);
+	join_starter(ab);
 	gpu = atomic_load(&ab->gpu);
 	if (gpu)
 		gpu->destroy(gpu);
