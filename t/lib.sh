@@ -92,6 +92,18 @@ need_cmd() {
 # oracle ARGS...: the independent Python oracle (t/oracle.py).
 oracle() { python3 "$T_SRCDIR/oracle.py" "$@"; }
 
+# yes_totals BYTES: the non-zero rows of `-b -f tsv` for stdin fed by
+# `yes abcdefgh | head -c BYTES`: "abcdefgh\n" is 9 bytes, so every
+# value's count is known; the partial last line holds the first letters.
+yes_totals() {
+	local lines=$(($1 / 9)) rest=$(($1 % 9)) c n
+	for c in 10 97 98 99 100 101 102 103 104; do
+		n=$lines
+		[ $c -ne 10 ] && [ $((c - 97)) -lt $rest ] && n=$((n + 1))
+		printf '%s\t%d\t%d\n' - $c $n
+	done
+}
+
 # gendata SEED BYTES: deterministic mixed test data on stdout (t/gendata.py).
 gendata() { python3 "$T_SRCDIR/gendata.py" "$@"; }
 

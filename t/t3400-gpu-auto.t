@@ -51,13 +51,7 @@ rm -f "$TMP/big"
 
 # A fast pipe into one thread: exact, whoever counted it.
 bytes=3000000001
-lines=$((bytes / 9)); rest=$((bytes % 9))
-: >"$TMP/want"
-for c in 10 97 98 99 100 101 102 103 104; do
-	n=$lines
-	[ $c -ne 10 ] && [ $((c - 97)) -lt $rest ] && n=$((n + 1))
-	printf '%s\t%d\t%d\n' - $c $n >>"$TMP/want"
-done
+yes_totals $bytes >"$TMP/want"
 yes abcdefgh | head -c $bytes |
 	"$GPUHIST" --threads=1 -v -b -f tsv 2>"$TMP/err" |
 	awk -F '\t' 'NR > 1 && $3 != 0' >"$TMP/got"
