@@ -40,7 +40,7 @@ for text in (b"a", b"bb", b"ccc", b"dddd"):
     drain(0.2)
     os.write(fd, b"\x04")           # one ^D per operand
     drain(0.2)
-deadline = time.time() + 10
+deadline = time.time() + 60   # only a hang waits this long
 status = None
 while time.time() < deadline:
     done, st = os.waitpid(pid, os.WNOHANG)

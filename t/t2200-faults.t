@@ -125,7 +125,7 @@ fi
 # jobs of a script ignore SIGINT unless env --default-signal restores it.
 # interrupted SIGNAL STATUS ROWS DESCRIPTION PID: once gpuhist (PID, started
 # in the background on small and an endless input) has written small's ROWS
-# and read 1 MB, sends it SIGNAL and checks that it ends within 2 s with
+# and read 1 MB, sends it SIGNAL and checks that it ends within 5 s with
 # STATUS, small's rows still there and no total.  (Reading 1 MB alone is no
 # sign that small was reported: inputs counted at once may read the endless
 # one before the main thread writes small's rows, and on a loaded 2-core CI
@@ -134,15 +134,17 @@ fi
 # trap, removing $TMP.)
 interrupted() {
 	local sig=$1 want=$2 rows=$3 desc=$4 pid=$5 status t0 t1 rchar state
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		rchar=$(sed -n 's/^rchar: //p' /proc/$pid/io 2>/dev/null)
 		[ "${rchar:-0}" -gt 1000000 ] &&
 			[ "$(grep -c '^small' out)" = "$rows" ] && break
 		sleep 0.05
 	done
+	[ "$(grep -c '^small' out)" = "$rows" ] ||
+		diag "$desc: small not yet written after 30 s; signalled anyway"
 	t0=$(date +%s%N)
 	kill -s "$sig" $pid
-	for _ in $(seq 100); do
+	for _ in $(seq 250); do
 		state=$(sed 's/.*) \(.\).*/\1/' /proc/$pid/stat 2>/dev/null)
 		[ "${state:-Z}" = Z ] && break   # ended (not reaped until wait)
 		sleep 0.02
@@ -152,7 +154,7 @@ interrupted() {
 	wait $pid
 	status=$?
 	diag "$desc: status $status after $(( (t1 - t0) / 1000000 )) ms"
-	[ $(( (t1 - t0) / 1000000 )) -le 2000 ] || status="$status, too late"
+	[ $(( (t1 - t0) / 1000000 )) -le 5000 ] || status="$status, too late"
 	is "$desc: ends at once, status $want, the input before written, no total" \
 		"$status:$(grep -c '^small' out):$(grep -c '^total' out)" \
 		"$want:$rows:0"
@@ -227,11 +229,12 @@ slowly() {
 		"$GPUHIST" --threads=1 --chunk-size=4k -b -f json changing \
 		>out 2>err &
 	pid=$!
-	for _ in $(seq 200); do
+	for _ in $(seq 1000); do
 		reads=$(grep -c '= 4096' strace.log 2>/dev/null)
 		[ "${reads:-0}" -ge 5 ] && break
 		sleep 0.02
 	done
+	[ "${reads:-0}" -ge 5 ] || diag "only ${reads:-0} reads after 20 s"
 	eval "$1"
 	wait $pid
 	rc=$?
