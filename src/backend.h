@@ -42,8 +42,9 @@ struct gh_backend {
 	uint64_t chunk_bytes;      /* room of the chunks acquire() returns
 				    * (auto: of the CPU's, the first ones;
 				    * fill c->room) */
-	uint64_t stream_bytes;     /* at most this much of a chunk from a plain
-				    * stream read in order (a pipe); 0: all */
+	uint64_t stream_bytes;     /* at most this much of one of its chunks
+				    * from a plain stream read in order (a
+				    * pipe); 0: all */
 	char detail[512];          /* what runs, for -v */
 	char error[256];           /* why the first failed call failed */
 	int (*begin)(struct gh_backend *b, int readers);
@@ -51,9 +52,9 @@ struct gh_backend {
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);
 	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256]);
-	/* NULL, or waits for work of its own in the background to end and
-	 * brings detail up to date (auto: the GPU's start). */
-	void (*settle)(struct gh_backend *b);
+	/* NULL, or brings detail up to date, first waiting (wait) for work
+	 * of its own in the background to end (auto: the GPU's start). */
+	void (*settle)(struct gh_backend *b, bool wait);
 	/* Frees everything and returns 0; or, where work of its own still
 	 * runs in the background (auto: a GPU still starting), leaves that
 	 * to the end of the process and returns 1: the caller then ends it
@@ -72,16 +73,13 @@ struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
 					bool start_now, char *why,
 					size_t why_len);
 
-/* How much of a chunk the GPU backend fills from a pipe at a time. */
-#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
-
 /* Under auto, regular files of at least this many bytes a counting thread
  * start a GPU at once.  A GPU costs 0.35 s to start and to close, and on
  * page-cached text a CPU thread counts 1.3-2.5 GB/s: below this the CPU is
  * done first (bench/NOTES.md). */
 #define GH_AUTO_GPU_BYTES_PER_THREAD ((uint64_t)512 << 20)
-/* Under auto, a stream starts a GPU once readers have waited this long in
- * all for the CPU to free a chunk: the CPU is behind. */
+/* Under auto, a stream starts a GPU once readers have waited this long
+ * within one second for the CPU to free a chunk: the CPU is behind. */
 #define GH_AUTO_BEHIND_SECS 0.010
 
 /* How many CUDA devices are usable here (0 without CUDA or a driver). */

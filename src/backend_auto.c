@@ -4,14 +4,15 @@
  * pinned ring: bench/NOTES.md), in which the CPU counts gigabytes.  So
  * this backend opens the CPU backend at once and the GPU backend in a
  * thread of its own: at once for large files, and for streams only once
- * the CPU falls behind (readers wait for its chunks), as the CPU keeps up
- * with most pipes and decoders.  Until the GPU is ready, acquire() hands
- * out the CPU's chunks, and after that the GPU's.  Each chunk says which
- * backend owns it (gh_chunk.backend), and submit() passes it there.  An
- * input is counted by both: its id is the CPU backend's, and it gets an id
- * on the GPU with its first GPU chunk; finish() adds the two sets of
- * totals, both exact.  When the GPU cannot start, everything is counted on
- * the CPU, and -v says why.
+ * the CPU falls behind (readers block waiting for its chunks), as the CPU
+ * keeps up with most pipes and decoders.  Until the GPU is ready,
+ * acquire() hands out the CPU's chunks, and after that the GPU's.  Each
+ * chunk says which backend owns it (gh_chunk.backend), and submit()
+ * passes it there.  An input is counted by both: its id is the CPU
+ * backend's, and it gets an id on the GPU with its first GPU chunk;
+ * finish() adds the two sets of totals, both exact.  When the GPU cannot
+ * start, everything is counted on the CPU; when it fails later, the
+ * inputs it had counted part of fail, and the CPU counts the rest.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,19 +25,23 @@
 #include "options.h"
 #include "progress.h"
 
+/* A CPU acquire() this slow had no free chunk: it waited for counting. */
+#define BLOCKED_SECS 100e-6
+
 struct auto_backend {
 	struct gh_backend base;        /* first: the caller sees only this */
 	struct gh_backend *cpu;
 	struct gh_backend *_Atomic gpu;    /* set once it is ready */
+	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
 	const struct gh_options *opts;
 	pthread_t starter;
 	_Atomic int start_asked;       /* the GPU is wanted */
 	_Atomic int starter_running;   /* started and not yet joined */
 	_Atomic int start_ended;       /* the starter has nothing left to do */
-	_Atomic uint64_t waited_ns;    /* readers' waits for a CPU chunk */
 	double opened, asked, gpu_ready;   /* gh_now() at each */
 	char why[256];                 /* why the GPU did not start */
-	pthread_mutex_t lock;          /* guards GPU ids' opening, and error */
+	pthread_mutex_t lock;          /* guards the rest */
+	double window_start, window_waited;    /* readers blocked, by second */
 	int readers[GH_INPUTS_MAX];
 	_Atomic int gpu_input[GH_INPUTS_MAX];  /* its GPU id; -1: none yet */
 	_Atomic uint64_t cpu_bytes, gpu_bytes;
@@ -64,20 +69,41 @@ static void ask_for_gpu(struct auto_backend *ab)
 	ab->asked = gh_now();
 #ifdef HAVE_CUDA
 	err = pthread_create(&ab->starter, NULL, start_gpu, ab);
-	if (err)
+	if (err) {
 		snprintf(ab->why, sizeof(ab->why),
 			 "cannot start a thread: %s", strerror(err));
-	else
+		atomic_store(&ab->start_ended, 1);
+	} else {
 		atomic_store(&ab->starter_running, 1);
+	}
 #else
 	(void)err;
 	start_gpu(ab);          /* says at once that there is no CUDA here */
 #endif
 }
 
+/* Notes that a reader waited `secs` for a CPU chunk; asks for the GPU
+ * once the waits of one second come to GH_AUTO_BEHIND_SECS. */
+static void note_wait(struct auto_backend *ab, double now, double secs)
+{
+	int behind;
+
+	if (secs < BLOCKED_SECS)
+		return;
+	pthread_mutex_lock(&ab->lock);
+	if (now - ab->window_start > 1.0) {
+		ab->window_start = now;
+		ab->window_waited = 0;
+	}
+	ab->window_waited += secs;
+	behind = ab->window_waited >= GH_AUTO_BEHIND_SECS;
+	pthread_mutex_unlock(&ab->lock);
+	if (behind)
+		ask_for_gpu(ab);
+}
+
 /* Copies a part's reason for failing into the caller's view (the first
- * failure wins, as on the GPU, where every later call fails the same way);
- * returns -1. */
+ * failure wins); a failed GPU is used no more.  Returns -1. */
 static int failed(struct auto_backend *ab, const struct gh_backend *part)
 {
 	pthread_mutex_lock(&ab->lock);
@@ -85,6 +111,8 @@ static int failed(struct auto_backend *ab, const struct gh_backend *part)
 		snprintf(ab->base.error, sizeof(ab->base.error), "%s",
 			 part->error);
 	pthread_mutex_unlock(&ab->lock);
+	if (part != ab->cpu)
+		atomic_store(&ab->gpu_broken, 1);
 	return -1;
 }
 
@@ -105,21 +133,20 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu = atomic_load(&ab->gpu);
 	struct gh_chunk *c;
-	double t0;
+	double t0, now;
 
-	if (gpu) {
+	if (gpu && !atomic_load(&ab->gpu_broken)) {
 		c = gpu->acquire(gpu);
-		if (!c)
-			failed(ab, gpu);
-		return c;
+		if (c)
+			return c;
+		failed(ab, gpu);        /* and take a CPU chunk instead */
 	}
 	if (atomic_load(&ab->start_asked))
 		return ab->cpu->acquire(ab->cpu);
 	t0 = gh_now();
 	c = ab->cpu->acquire(ab->cpu);
-	if (atomic_fetch_add(&ab->waited_ns, (uint64_t)((gh_now() - t0) * 1e9)) >=
-	    (uint64_t)(GH_AUTO_BEHIND_SECS * 1e9))
-		ask_for_gpu(ab);
+	now = gh_now();
+	note_wait(ab, now, now - t0);
 	return c;
 }
 
@@ -150,17 +177,17 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 
 	if (!len)                       /* given back unused */
 		return to->submit(to, input, c, 0);
-	if (to == ab->cpu) {
-		atomic_fetch_add(&ab->cpu_bytes, len);
-	} else {
-		atomic_fetch_add(&ab->gpu_bytes, len);
+	if (to != ab->cpu) {
 		id = gpu_input(ab, to, input);
 		if (id < 0) {
-			to->submit(to, 0, c, 0);    /* give it back unused */
+			to->submit(to, input, c, 0);
 			return failed(ab, to);
 		}
 	}
-	return to->submit(to, id, c, len) ? failed(ab, to) : 0;
+	if (to->submit(to, id, c, len))
+		return failed(ab, to);
+	atomic_fetch_add(to == ab->cpu ? &ab->cpu_bytes : &ab->gpu_bytes, len);
+	return 0;
 }
 
 /* The GPU's part first: once the CPU's finish() returns, the id may be
@@ -189,32 +216,41 @@ static void join_starter(struct auto_backend *ab)
 		pthread_join(ab->starter, NULL);
 }
 
-/* Waits for the GPU's start to end, then says for -v what counted. */
-static void auto_settle(struct gh_backend *b)
+/* Says for -v what counted; with wait, first waits for the GPU's start
+ * to end (else a start still under way is left to it). */
+static void auto_settle(struct gh_backend *b, bool wait)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu;
+	size_t n;
 
-	join_starter(ab);
-	gpu = atomic_load(&ab->gpu);
+	if (wait || atomic_load(&ab->start_ended))
+		join_starter(ab);
+	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
+			     ab->cpu->detail);
 	if (!atomic_load(&ab->start_asked)) {
-		snprintf(b->detail, sizeof(b->detail),
-			 "%.250s; the CPU kept up, so no GPU was started",
-			 ab->cpu->detail);
+		snprintf(b->detail + n, sizeof(b->detail) - n,
+			 "; the CPU kept up, so no GPU was started");
 		return;
 	}
+	if (!atomic_load(&ab->start_ended)) {
+		snprintf(b->detail + n, sizeof(b->detail) - n,
+			 "; it counted everything while a GPU was starting");
+		return;
+	}
+	gpu = atomic_load(&ab->gpu);
 	if (!gpu) {
 		snprintf(b->detail, sizeof(b->detail),
 			 "GPU backend unusable (%.200s); counting on the CPU: %.250s",
 			 ab->why, ab->cpu->detail);
 		return;
 	}
-	snprintf(b->detail, sizeof(b->detail),
-		 "%.150s; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later): %.250s",
-		 ab->cpu->detail,
+	snprintf(b->detail + n, sizeof(b->detail) - n,
+		 "; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later%s): %.150s",
 		 (unsigned long long)atomic_load(&ab->cpu_bytes),
 		 (unsigned long long)atomic_load(&ab->gpu_bytes),
 		 ab->asked - ab->opened, ab->gpu_ready - ab->asked,
+		 atomic_load(&ab->gpu_broken) ? ", then failed" : "",
 		 gpu->detail);
 }
 
@@ -260,9 +296,6 @@ struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
 	pthread_mutex_init(&ab->lock, NULL);
 	ab->base.name = "auto";
 	ab->base.chunk_bytes = ab->cpu->chunk_bytes;
-	/* Pipes are filled as the GPU backend fills them, for the chunks
-	 * that go there. */
-	ab->base.stream_bytes = opts->chunk_bytes ? 0 : GH_GPU_STREAM_FILL;
 	ab->base.begin = auto_begin;
 	ab->base.acquire = auto_acquire;
 	ab->base.submit = auto_submit;

@@ -40,6 +40,7 @@
  * with 16 MiB, and the smaller pinned ring starts faster. */
 #define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
+#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
 
 /* One entry of --devices: a CUDA device and what this run made on it. */
 struct gpu_device {

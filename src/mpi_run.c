@@ -385,7 +385,7 @@ int gh_mpi_main(struct gh_options *opts)
 	status = run_rank(rr);
 	/* Settled first, so no GPU is still starting when MPI ends. */
 	if (rr->run.backend && rr->run.backend->settle)
-		rr->run.backend->settle(rr->run.backend);
+		rr->run.backend->settle(rr->run.backend, true);
 	if (rr->run.backend)
 		rr->run.backend->destroy(rr->run.backend);
 	if (gh_close_stdout())

@@ -206,19 +206,23 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
-	uint64_t most = b->stream_bytes && !gh_source_gzip_engine(src)
-			? b->stream_bytes : UINT64_MAX;
+	bool plain = !gh_source_gzip_engine(src);
 
 	for (;;) {
 		struct gh_chunk *c = b->acquire(b);
+		uint64_t want;
 		int64_t got;
 
 		if (!c) {
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
 		}
-		got = gh_source_fill(src, c->data,
-				     c->room < most ? c->room : most);
+		/* The chunk's own backend says how much of it a pipe fills. */
+		want = c->room;
+		if (plain && c->backend->stream_bytes &&
+		    c->backend->stream_bytes < want)
+			want = c->backend->stream_bytes;
+		got = gh_source_fill(src, c->data, want);
 		if (b->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
 			gh_msg("%s: %s", job->name, b->error);
 			return -1;
@@ -456,8 +460,8 @@ void gh_run_summary(const struct gh_run *run, const char *who)
 	const char *engine = atomic_load(&run->gzip_engine);
 	uint64_t bytes = atomic_load(&run->bytes_done);
 
-	if (run->backend->settle)       /* after the clock: -v waits no time */
-		run->backend->settle(run->backend);
+	if (run->backend->settle)
+		run->backend->settle(run->backend, false);
 
 	gh_msg("%s%s, started in %.3f s", who, run->backend->detail,
 	       run->backend_ready - run->progress.start);
