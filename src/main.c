@@ -27,8 +27,14 @@
  *
  * Failure.  An input that fails (open, read, decode, or the backend) is
  * named on stderr, its partial totals are dropped, and the run goes on; the
- * exit status is then 1.  --backend=auto falls back to the CPU when no GPU
- * is usable; an explicit --backend=gpu does not.
+ * exit status is then 1.  --backend=gpu fails when no GPU is usable.
+ *
+ * Choosing.  --backend=auto (backend_auto.c) counts on the CPU and starts
+ * a GPU beside it, in a thread of its own, only where that pays: at once
+ * for regular files of 512 MiB a thread, and for streams once the CPU falls
+ * behind.  Chunks go to the GPU once it is ready, and an input's totals
+ * are the sum of both parts.  No GPU, or one that fails, leaves the CPU
+ * counting.
  */
 #include <stdio.h>
 #include <stdlib.h>
