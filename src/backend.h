@@ -5,7 +5,8 @@
  *
  *	for each input:
  *		in = begin(b, readers)     -- an input id; readers: threads feeding it
- *		while data: c = acquire(b); fill c->data (<= c->room);
+ *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
+ *			    c->backend, the backend that owns it);
  *			    submit(b, in, c, n)
  *		finish(b, in, totals)      -- its 256 exact totals; the id is free again
  *
@@ -31,17 +32,15 @@ struct gh_options;
 #define GH_INPUTS_MAX 16
 
 struct gh_chunk {
-	unsigned char *data;       /* room bytes of it */
-	uint64_t room;
+	unsigned char *data;       /* backend->chunk_bytes of room */
 	struct gh_backend *backend;    /* the backend that owns it */
 	int slot;                  /* that backend's own index */
 };
 
 struct gh_backend {
 	const char *name;          /* "cpu" or "gpu" */
-	uint64_t chunk_bytes;      /* room of the chunks acquire() returns
-				    * (auto: of the CPU's, the first ones;
-				    * fill c->room) */
+	uint64_t chunk_bytes;      /* room of each chunk it owns (auto hands
+				    * out the CPU's and the GPU's chunks) */
 	uint64_t stream_bytes;     /* at most this much of one of its chunks
 				    * from a plain stream read in order (a
 				    * pipe); 0: all */

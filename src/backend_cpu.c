@@ -216,7 +216,6 @@ struct gh_backend *gh_backend_cpu_open(const struct gh_options *opts,
 		goto oom;
 	for (int i = 0; i < cb->n_slots; i++) {
 		cb->slots[i].chunk.slot = i;
-		cb->slots[i].chunk.room = cb->base.chunk_bytes;
 		cb->slots[i].chunk.backend = &cb->base;
 		cb->slots[i].chunk.data = malloc(cb->base.chunk_bytes);
 		if (!cb->slots[i].chunk.data)

@@ -346,7 +346,6 @@ static int chunk_setup(struct gpu_backend *gb, int i)
 	struct gpu_device *d = &gb->devices[i % gb->n_devices];
 
 	c->chunk.slot = i;
-	c->chunk.room = b->chunk_bytes;
 	c->chunk.backend = b;
 	c->device = d;
 	c->stream = d->streams[i / gb->n_devices % gb->n_streams];

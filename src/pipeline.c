@@ -120,21 +120,22 @@ static void *read_chunks(void *arg)
 
 	while (!atomic_load(&rd->stop)) {
 		struct gh_chunk *c = b->acquire(b);
-		uint64_t offset;
+		uint64_t offset, room;
 		int64_t got;
 
 		if (!c) {
 			readers_fail(rd, b->error, 0);
 			break;
 		}
-		offset = atomic_fetch_add(&rd->next_offset, c->room);
+		room = c->backend->chunk_bytes;     /* auto: the CPU's or the GPU's */
+		offset = atomic_fetch_add(&rd->next_offset, room);
 		if (offset >= rd->len) {            /* the range is all claimed */
 			b->submit(b, rd->input, c, 0);
 			atomic_store(&rd->stop, 1);
 			break;
 		}
-		uint64_t want = rd->len - offset < c->room
-				? rd->len - offset : c->room;
+		uint64_t want = rd->len - offset < room
+				? rd->len - offset : room;
 
 		got = gh_source_pread(rd->src, c->data, want, rd->start + offset);
 		if (got < 0) {
@@ -218,7 +219,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			return -1;
 		}
 		/* The chunk's own backend says how much of it a pipe fills. */
-		want = c->room;
+		want = c->backend->chunk_bytes;
 		if (plain && c->backend->stream_bytes &&
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
