@@ -51,11 +51,13 @@
 #include "view.h"
 
 static void report_input(void *report, int index, const char *name,
-			 const uint64_t *totals)
+			 const uint64_t *totals, const char *messages)
 {
 	(void)index;
-	if (totals)                 /* a failed input adds nothing */
+	if (totals)
 		gh_report_input(report, name, totals);
+	else                        /* a failed input adds nothing */
+		gh_report_failed(report, name, messages);
 }
 
 /* --merge: reports the totals of earlier json results; how many failed. */
@@ -65,12 +67,22 @@ static int merge_results(struct gh_report *report,
 	int failed = 0;
 
 	for (int i = 0; i < opts->n_operands; i++) {
+		const char *name = opts->operands[i];
 		uint64_t totals[256];
+		char messages[1024];
 
-		if (gh_merge_read(opts->operands[i], totals))
+		/* Kept, as the pipeline keeps an input's, for json's "error". */
+		gh_msg_capture(messages, sizeof(messages));
+		int ret = gh_merge_read(name, report->total, totals);
+
+		gh_msg_capture(NULL, 0);
+		gh_msg_print(messages);
+		if (ret) {
 			failed++;
-		else
-			gh_report_input(report, opts->operands[i], totals);
+			gh_report_failed(report, name, messages);
+		} else {
+			gh_report_input(report, name, totals);
+		}
 	}
 	return failed;
 }

@@ -1,11 +1,24 @@
 /* merge.c - reading the 256 totals back from a -f json result (--merge)
  *
- * A small strict JSON reader: it walks the whole document (so a truncated
- * or mangled file is refused, not half-read) and keeps only
- * total.histogram, which must hold 256 non-negative integers.  Results are
- * a few kilobytes; anything over GH_MERGE_MAX_BYTES is refused.
+ * A strict JSON reader (RFC 8259) that streams: the document is read
+ * through one fixed buffer and checked as it is read, so memory does not
+ * grow with its size and any result gpuhist writes can be merged, however
+ * many inputs it holds.  Strings are decoded (keys are compared after
+ * unescaping) and must be valid UTF-8; a \u escape of a lone surrogate is
+ * refused, as raw UTF-8 of one is.  Counts are exact unsigned 64-bit
+ * integers: a minus sign, a fraction or an exponent is refused, and so is a
+ * value past 2^64-1.
+ *
+ * Beyond the syntax, the figures must agree: every entry's bytes_read is
+ * the sum of its histogram, its counted is the sum of its bins' counts and
+ * at most bytes_read (which bytes a view counts depends on options the
+ * result does not record), and total.histogram is the sum of the inputs'
+ * histograms.  No sum may pass 2^64-1.  An entry that carries an "error"
+ * (an input that failed when it was counted) makes the whole result fail:
+ * its counts are not all there.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,276 +26,793 @@
 #include "merge.h"
 #include "msg.h"
 
-#define GH_MERGE_MAX_BYTES (16u << 20)
+#define GH_MERGE_BUF (64u << 10)    /* the document is read this much at once */
+#define GH_MERGE_DEPTH 64           /* arrays and objects nested at most */
+#define GH_MERGE_KEY 16             /* keys longer than this are none we know */
+#define GH_MERGE_TEXT 256           /* a name or error kept for a message */
 
-struct json {
-	const char *p, *end;
-	const char *err;
-	uint64_t *hist;     /* where total.histogram goes */
-	int found;
+/* The document being read, and why it is refused. */
+struct reader {
+	FILE *f;
+	unsigned char buf[GH_MERGE_BUF];
+	size_t pos, len;
+	uint64_t offset;            /* of buf[0] in the document */
+	int read_errno;             /* a read failed: why */
+	int failed_input;           /* refused for an entry with an error */
+	char why[GH_MERGE_TEXT * 2 + 128];
 };
 
-static void skip_ws(struct json *j)
+/* What one entry (an input's or the total) holds. */
+enum {
+	KEY_NAME = 1, KEY_BYTES_READ = 2, KEY_COUNTED = 4, KEY_BINS = 8,
+	KEY_HISTOGRAM = 16, KEY_ERROR = 32,
+	KEY_RESULT = KEY_NAME | KEY_BYTES_READ | KEY_COUNTED | KEY_BINS |
+		     KEY_HISTOGRAM,
+};
+
+struct entry {
+	char where[32];             /* "inputs[3]" or "total" */
+	unsigned seen;              /* KEY_* */
+	uint64_t bytes_read, counted;
+	uint64_t bins_sum;          /* the bins' counts added up */
+	uint64_t hist_sum;          /* the histogram's values added up */
+	int n_hist;                 /* values in the histogram */
+	uint64_t hist[256];
+	char name[GH_MERGE_TEXT], error[GH_MERGE_TEXT];
+};
+
+/* A number as read: its grammar checked, its value if it is a count. */
+struct number {
+	int is_count;               /* no minus, fraction or exponent */
+	int too_big;                /* a count past 2^64-1 */
+	uint64_t value;
+	char text[44];              /* its first characters, for messages */
+	size_t len;
+};
+
+/* Sets why the document is refused (the first reason only); returns -1. */
+__attribute__((format(printf, 2, 3)))
+static int refuse(struct reader *r, const char *fmt, ...)
 {
-	/* strchr() would also match the terminating NUL: test *p first. */
-	while (j->p < j->end && *j->p && strchr(" \t\r\n", *j->p))
-		j->p++;
+	va_list ap;
+
+	if (r->why[0])
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
-static int expect(struct json *j, char c)
+/* The offset of the next byte, for messages about the syntax. */
+static uint64_t here(const struct reader *r)
 {
-	skip_ws(j);
-	if (j->p >= j->end || *j->p != c) {
-		j->err = "malformed JSON";
-		return -1;
-	}
-	j->p++;
-	return 0;
+	return r->offset + r->pos;
 }
 
-/* A string; *s and *len are its raw bytes (escapes left as they are). */
-static int read_string(struct json *j, const char **s, size_t *len)
+/* The next byte, or -1 at the end (or after a read error). */
+static int peek(struct reader *r)
 {
-	if (expect(j, '"'))
-		return -1;
-	*s = j->p;
-	while (j->p < j->end && *j->p != '"') {
-		if (*j->p == '\\')
-			j->p++;
-		j->p++;
-	}
-	if (j->p >= j->end) {
-		j->err = "malformed JSON (unterminated string)";
-		return -1;
-	}
-	*len = (size_t)(j->p - *s);
-	j->p++;
-	return 0;
-}
-
-static int read_uint64(struct json *j, uint64_t *v)
-{
-	uint64_t n = 0;
-	const char *start;
-
-	skip_ws(j);
-	start = j->p;
-	while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-		unsigned d = (unsigned)(*j->p - '0');
-
-		if (n > (UINT64_MAX - d) / 10) {
-			j->err = "a count does not fit in 64 bits";
+	if (r->pos == r->len) {
+		if (r->read_errno || feof(r->f))
+			return -1;
+		r->offset += r->len;
+		r->pos = 0;
+		r->len = fread(r->buf, 1, sizeof(r->buf), r->f);
+		if (!r->len) {
+			if (ferror(r->f))
+				r->read_errno = errno ? errno : EIO;
 			return -1;
 		}
-		n = n * 10 + d;
-		j->p++;
 	}
-	if (j->p == start) {
-		j->err = "histogram must hold non-negative integers";
-		return -1;
-	}
-	*v = n;
+	return r->buf[r->pos];
+}
+
+static int next(struct reader *r)
+{
+	int c = peek(r);
+
+	if (c >= 0)
+		r->pos++;
+	return c;
+}
+
+static int syntax(struct reader *r, const char *what)
+{
+	if (peek(r) < 0)
+		return refuse(r, "malformed JSON: it ends early (%s)", what);
+	return refuse(r, "malformed JSON at byte %llu: %s",
+		      (unsigned long long)here(r), what);
+}
+
+/* Only the four characters RFC 8259 calls whitespace. */
+static void skip_ws(struct reader *r)
+{
+	int c;
+
+	while ((c = peek(r)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		r->pos++;
+}
+
+/* Skips whitespace and the character c, which must come next. */
+static int expect(struct reader *r, char c, const char *what)
+{
+	skip_ws(r);
+	if (peek(r) != (unsigned char)c)
+		return syntax(r, what);
+	r->pos++;
 	return 0;
 }
 
-static int parse_value(struct json *j, int depth, int want);
-
-/* A number, true, false or null, which --merge only has to skip. */
-static int skip_literal(struct json *j)
+/* Appends a decoded byte; *len counts them all, what did not fit too. */
+static void put_byte(char *out, size_t cap, size_t *len, int c)
 {
-	static const char *const words[] = { "true", "false", "null" };
-	const char *start = j->p;
+	if (out && *len < cap)
+		out[*len] = (char)c;
+	(*len)++;
+}
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		size_t len = strlen(words[i]);
-
-		if ((size_t)(j->end - j->p) >= len &&
-		    !memcmp(j->p, words[i], len)) {
-			j->p += len;
-			return 0;
-		}
+static void put_utf8(char *out, size_t cap, size_t *len, uint32_t cp)
+{
+	if (cp < 0x80) {
+		put_byte(out, cap, len, (int)cp);
+	} else if (cp < 0x800) {
+		put_byte(out, cap, len, 0xc0 | (int)(cp >> 6));
+		put_byte(out, cap, len, 0x80 | (int)(cp & 0x3f));
+	} else if (cp < 0x10000) {
+		put_byte(out, cap, len, 0xe0 | (int)(cp >> 12));
+		put_byte(out, cap, len, 0x80 | (int)(cp >> 6 & 0x3f));
+		put_byte(out, cap, len, 0x80 | (int)(cp & 0x3f));
+	} else {
+		put_byte(out, cap, len, 0xf0 | (int)(cp >> 18));
+		put_byte(out, cap, len, 0x80 | (int)(cp >> 12 & 0x3f));
+		put_byte(out, cap, len, 0x80 | (int)(cp >> 6 & 0x3f));
+		put_byte(out, cap, len, 0x80 | (int)(cp & 0x3f));
 	}
-	if (j->p < j->end && *j->p == '-')
-		j->p++;
-	while (j->p < j->end && *j->p && strchr("0123456789.eE+-", *j->p))
-		j->p++;
-	if (j->p == start || !strchr("0123456789", j->p[-1])) {
-		j->err = "malformed JSON";
-		return -1;
+}
+
+/* The four hex digits of a \u escape. */
+static int read_hex4(struct reader *r, uint32_t *cp)
+{
+	*cp = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = peek(r), d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return syntax(r, "a \\u escape needs four hex digits");
+		r->pos++;
+		*cp = *cp << 4 | (uint32_t)d;
 	}
 	return 0;
 }
 
-enum { WANT_NOTHING, WANT_TOTAL, WANT_HISTOGRAM };
-
-static int parse_histogram(struct json *j)
+/* A \u escape (the "\u" read), with the second half of a surrogate pair. */
+static int read_u_escape(struct reader *r, uint32_t *cp)
 {
-	int n = 0;
+	uint32_t low;
 
-	if (expect(j, '['))
+	if (read_hex4(r, cp))
 		return -1;
-	skip_ws(j);
-	while (j->p < j->end && *j->p != ']') {
-		uint64_t v;
-
-		if (n && expect(j, ','))
-			return -1;
-		if (read_uint64(j, &v))
-			return -1;
-		if (n == 256) {
-			j->err = "histogram holds more than 256 values";
-			return -1;
-		}
-		j->hist[n++] = v;
-		skip_ws(j);
-	}
-	if (expect(j, ']'))
+	if (*cp >= 0xdc00 && *cp <= 0xdfff)
+		return syntax(r, "a \\u escape of a lone low surrogate");
+	if (*cp < 0xd800 || *cp > 0xdbff)
+		return 0;
+	if (next(r) != '\\' || next(r) != 'u')
+		return syntax(r, "a \\u escape of a lone high surrogate");
+	if (read_hex4(r, &low))
 		return -1;
-	if (n != 256) {
-		j->err = "histogram holds fewer than 256 values";
-		return -1;
-	}
-	j->found = 1;
+	if (low < 0xdc00 || low > 0xdfff)
+		return syntax(r, "a \\u escape of a lone high surrogate");
+	*cp = 0x10000 + ((*cp - 0xd800) << 10) + (low - 0xdc00);
 	return 0;
 }
 
-static int parse_object(struct json *j, int depth, int want)
+/* The rest of a raw UTF-8 sequence whose first byte c was read: it must be
+ * well formed (no overlong form, surrogate, or value past U+10FFFF). */
+static int read_utf8(struct reader *r, int c, char *out, size_t cap,
+		     size_t *len)
 {
-	int first = 1;
+	uint32_t cp, min;
+	int n;
 
-	if (expect(j, '{'))
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 1, cp = (uint32_t)c & 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 2, cp = (uint32_t)c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 3, cp = (uint32_t)c & 0x07, min = 0x10000;
+	} else {
+		r->pos--;
+		return syntax(r, "a string that is not valid UTF-8");
+	}
+	for (int i = 0; i < n; i++) {
+		int b = peek(r);
+
+		if (b < 0 || (b & 0xc0) != 0x80)
+			return syntax(r, "a string that is not valid UTF-8");
+		r->pos++;
+		cp = cp << 6 | ((uint32_t)b & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return syntax(r, "a string that is not valid UTF-8");
+	put_utf8(out, cap, len, cp);
+	return 0;
+}
+
+/* A string, decoded into out (at most cap bytes kept; out may be NULL);
+ * *len is its whole decoded length. */
+static int read_string(struct reader *r, char *out, size_t cap, size_t *len)
+{
+	static const char plain[] = "\"\\/bfnrt", meant[] = "\"\\/\b\f\n\r\t";
+	size_t n = 0;
+
+	if (expect(r, '"', "a string should begin with '\"'"))
 		return -1;
 	for (;;) {
-		const char *key;
-		size_t len;
-		int next = WANT_NOTHING;
+		int c = next(r);
+		uint32_t cp;
+		const char *esc;
 
-		skip_ws(j);
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
+		if (c < 0)
+			return syntax(r, "a string is not closed");
+		if (c == '"')
+			break;
+		if (c < 0x20) {
+			r->pos--;
+			return syntax(r, "a raw control character in a string");
 		}
-		if (!first && expect(j, ','))
-			return -1;
-		first = 0;
-		if (read_string(j, &key, &len) || expect(j, ':'))
-			return -1;
-		if (want == WANT_TOTAL && len == 5 && !memcmp(key, "total", 5))
-			next = WANT_HISTOGRAM;
-		if (want == WANT_HISTOGRAM && len == 9 &&
-		    !memcmp(key, "histogram", 9)) {
-			if (parse_histogram(j))
+		if (c >= 0x80) {
+			if (read_utf8(r, c, out, cap, &n))
 				return -1;
-			continue;
-		}
-		if (parse_value(j, depth + 1, next))
-			return -1;
-	}
-}
-
-static int parse_value(struct json *j, int depth, int want)
-{
-	const char *s;
-	size_t len;
-
-	if (depth > 64) {
-		j->err = "JSON nested too deeply";
-		return -1;
-	}
-	skip_ws(j);
-	if (j->p >= j->end) {
-		j->err = "malformed JSON (ends early)";
-		return -1;
-	}
-	switch (*j->p) {
-	case '{':
-		return parse_object(j, depth, want);
-	case '[':
-		j->p++;
-		for (int first = 1;; first = 0) {
-			skip_ws(j);
-			if (j->p < j->end && *j->p == ']') {
-				j->p++;
-				return 0;
-			}
-			if (!first && expect(j, ','))
+		} else if (c != '\\') {
+			put_byte(out, cap, &n, c);
+		} else if ((c = next(r)) == 'u') {
+			if (read_u_escape(r, &cp))
 				return -1;
-			if (parse_value(j, depth + 1, WANT_NOTHING))
-				return -1;
+			put_utf8(out, cap, &n, cp);
+		} else if (c > 0 && (esc = strchr(plain, c))) {
+			put_byte(out, cap, &n, meant[esc - plain]);
+		} else {
+			if (c >= 0)
+				r->pos--;
+			return syntax(r, "an unknown escape in a string");
 		}
-	case '"':
-		return read_string(j, &s, &len);
-	default:
-		return skip_literal(j);
-	}
-}
-
-/* Reads all of fd into a buffer of at most GH_MERGE_MAX_BYTES. */
-static char *slurp(FILE *f, size_t *len)
-{
-	size_t cap = 65536, n = 0, got;
-	char *buf = malloc(cap), *bigger;
-
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			if (cap >= GH_MERGE_MAX_BYTES) {
-				errno = EFBIG;
-				free(buf);
-				return NULL;
-			}
-			bigger = realloc(buf, cap * 2);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		return NULL;
 	}
 	*len = n;
-	return buf;
+	return 0;
 }
 
-int gh_merge_read(const char *name, uint64_t totals[256])
+/* A string kept for a message: NUL-terminated, cut short with "...", and
+ * control characters shown as '?'. */
+static int read_text(struct reader *r, char out[GH_MERGE_TEXT])
 {
-	int is_stdin = !strcmp(name, "-");
-	FILE *f = is_stdin ? stdin : fopen(name, "r");
-	struct json j = { 0 };
-	size_t len = 0;
-	char *text;
+	size_t len, keep = GH_MERGE_TEXT - 4;
 
-	if (!f) {
-		gh_msg_errno("%s", name);
+	if (read_string(r, out, keep, &len))
 		return -1;
-	}
-	text = slurp(f, &len);
-	if (!text)
-		gh_msg_errno("%s", name);
-	if (!is_stdin && fclose(f) && text) {
-		gh_msg_errno("%s: close", name);
-		free(text);
-		return -1;
-	}
-	if (!text)
-		return -1;
+	if (len > keep)
+		memcpy(out + keep, "...", 4);
+	else
+		out[len] = '\0';
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return 0;
+}
 
-	j.p = text;
-	j.end = text + len;
-	j.hist = totals;
-	if (!parse_value(&j, 0, WANT_TOTAL)) {
-		skip_ws(&j);
-		if (j.p != j.end)
-			j.err = "malformed JSON (text after the document)";
-		else if (!j.found)
-			j.err = "no \"total\" with a \"histogram\"";
+/* Keeps the first characters of a number for messages. */
+static void keep_char(struct number *n, int c)
+{
+	if (n->len < sizeof(n->text) - 4) {
+		n->text[n->len] = (char)c;
+		n->text[n->len + 1] = '\0';
+	} else if (n->len == sizeof(n->text) - 4) {
+		strcpy(n->text + n->len, "...");
 	}
-	free(text);
-	if (j.err) {
-		gh_msg("%s: not a gpuhist json result: %s", name, j.err);
-		return -1;
+	n->len++;
+}
+
+/* Digits, at least one; accumulated into n->value when n->is_count. */
+static int read_digits(struct reader *r, struct number *n, int count)
+{
+	int c, any = 0;
+
+	while ((c = peek(r)) >= '0' && c <= '9') {
+		unsigned d = (unsigned)(c - '0');
+
+		r->pos++;
+		keep_char(n, c);
+		any = 1;
+		if (!count)
+			continue;
+		if (n->value > (UINT64_MAX - d) / 10)
+			n->too_big = 1;
+		else
+			n->value = n->value * 10 + d;
+	}
+	return any ? 0 : syntax(r, "a number needs a digit here");
+}
+
+/* A number, as RFC 8259's grammar has it: -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * ([eE][+-]?[0-9]+)? */
+static int read_number(struct reader *r, struct number *n)
+{
+	int c;
+
+	memset(n, 0, sizeof(*n));
+	n->is_count = 1;
+	skip_ws(r);
+	if (peek(r) == '-') {
+		keep_char(n, next(r));
+		n->is_count = 0;
+	}
+	c = peek(r);
+	if (c == '0') {
+		keep_char(n, next(r));
+		c = peek(r);
+		if (c >= '0' && c <= '9')
+			return syntax(r, "a number with a leading zero");
+	} else if (c >= '1' && c <= '9') {
+		if (read_digits(r, n, n->is_count))
+			return -1;
+	} else {
+		return syntax(r, "not a JSON value");
+	}
+	if (peek(r) == '.') {
+		keep_char(n, next(r));
+		n->is_count = 0;
+		if (read_digits(r, n, 0))
+			return -1;
+	}
+	c = peek(r);
+	if (c == 'e' || c == 'E') {
+		keep_char(n, next(r));
+		n->is_count = 0;
+		c = peek(r);
+		if (c == '+' || c == '-')
+			keep_char(n, next(r));
+		if (read_digits(r, n, 0))
+			return -1;
 	}
 	return 0;
+}
+
+static int skip_value(struct reader *r, int depth);
+
+/* true, false or null. */
+static int skip_word(struct reader *r)
+{
+	static const char *const words[] = { "true", "false", "null" };
+	int c = peek(r);
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (c != words[i][0])
+			continue;
+		for (const char *w = words[i]; *w; w++)
+			if (next(r) != *w)
+				return syntax(r, "not a JSON value");
+		return 0;
+	}
+	return syntax(r, "not a JSON value");
+}
+
+/* [ item, ... ]: calls item for each element, numbered from 0. */
+static int read_array(struct reader *r, int depth,
+		      int (*item)(struct reader *, int, uint64_t, void *),
+		      void *ctx)
+{
+	uint64_t i = 0;
+
+	if (depth > GH_MERGE_DEPTH)
+		return refuse(r, "JSON nested too deeply");
+	if (expect(r, '[', "expected an array"))
+		return -1;
+	skip_ws(r);
+	if (peek(r) == ']') {
+		r->pos++;
+		return 0;
+	}
+	for (;; i++) {
+		if (item(r, depth + 1, i, ctx))
+			return -1;
+		skip_ws(r);
+		if (peek(r) == ']') {
+			r->pos++;
+			return 0;
+		}
+		if (expect(r, ',', "expected ',' or ']'"))
+			return -1;
+	}
+}
+
+/* { "key": member, ... }: calls member with each key, decoded (keys
+ * longer than GH_MERGE_KEY are passed empty, as none that is known). */
+static int read_object(struct reader *r, int depth,
+		       int (*member)(struct reader *, int, const char *,
+				     void *),
+		       void *ctx)
+{
+	if (depth > GH_MERGE_DEPTH)
+		return refuse(r, "JSON nested too deeply");
+	if (expect(r, '{', "expected an object"))
+		return -1;
+	skip_ws(r);
+	if (peek(r) == '}') {
+		r->pos++;
+		return 0;
+	}
+	for (;;) {
+		char key[GH_MERGE_KEY + 1];
+		size_t len;
+
+		skip_ws(r);
+		if (read_string(r, key, GH_MERGE_KEY, &len) ||
+		    expect(r, ':', "expected ':' after a key"))
+			return -1;
+		/* A NUL inside a key makes it none we know, as its length
+		 * does. */
+		if (len > GH_MERGE_KEY || memchr(key, '\0', len))
+			len = 0;
+		key[len] = '\0';
+		if (member(r, depth + 1, key, ctx))
+			return -1;
+		skip_ws(r);
+		if (peek(r) == '}') {
+			r->pos++;
+			return 0;
+		}
+		if (expect(r, ',', "expected ',' or '}'"))
+			return -1;
+	}
+}
+
+static int skip_item(struct reader *r, int depth, uint64_t i, void *ctx)
+{
+	(void)i, (void)ctx;
+	return skip_value(r, depth);
+}
+
+static int skip_member(struct reader *r, int depth, const char *key,
+		       void *ctx)
+{
+	(void)key, (void)ctx;
+	return skip_value(r, depth);
+}
+
+/* Any value, checked and passed over. */
+static int skip_value(struct reader *r, int depth)
+{
+	struct number n;
+	size_t len;
+
+	skip_ws(r);
+	switch (peek(r)) {
+	case '{':
+		return read_object(r, depth, skip_member, NULL);
+	case '[':
+		return read_array(r, depth, skip_item, NULL);
+	case '"':
+		return read_string(r, NULL, 0, &len);
+	case 't':
+	case 'f':
+	case 'n':
+		return skip_word(r);
+	default:
+		return read_number(r, &n);
+	}
+}
+
+/* A count: an exact integer 0..2^64-1.  what names it in messages. */
+static int read_count(struct reader *r, const char *where, const char *what,
+		      uint64_t *v)
+{
+	struct number n;
+	int c;
+
+	skip_ws(r);
+	c = peek(r);
+	if (c < 0)
+		return syntax(r, "expected a number");
+	if (c != '-' && (c < '0' || c > '9'))
+		return refuse(r, "%s: %s is not a non-negative integer", where,
+			      what);
+	if (read_number(r, &n))
+		return -1;
+	if (!n.is_count)
+		return refuse(r, "%s: %s is not a non-negative integer: %s",
+			      where, what, n.text);
+	if (n.too_big)
+		return refuse(r, "%s: %s is larger than 2^64-1: %s", where,
+			      what, n.text);
+	*v = n.value;
+	return 0;
+}
+
+/* Adds b to *a; -1 when the sum would pass 2^64-1. */
+static int add_u64(uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b)
+		return -1;
+	*a += b;
+	return 0;
+}
+
+static int histogram_value(struct reader *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+	char what[32];
+
+	(void)depth;
+	if (i >= 256)
+		return refuse(r, "%s: histogram holds more than 256 values",
+			      e->where);
+	snprintf(what, sizeof(what), "histogram[%d]", (int)i);
+	if (read_count(r, e->where, what, &e->hist[i]))
+		return -1;
+	e->n_hist++;
+	if (add_u64(&e->hist_sum, e->hist[i]))
+		return refuse(r, "%s: the histogram's values add up to more "
+			      "than 2^64-1", e->where);
+	return 0;
+}
+
+/* A member of one {"bin": ..., "count": N}; the counts are summed. */
+static int bin_member(struct reader *r, int depth, const char *key, void *ctx)
+{
+	struct entry *e = ctx;
+	uint64_t count;
+
+	if (strcmp(key, "count"))
+		return skip_value(r, depth);
+	if (read_count(r, e->where, "a bin's count", &count))
+		return -1;
+	if (add_u64(&e->bins_sum, count))
+		return refuse(r, "%s: the bins' counts add up to more than "
+			      "2^64-1", e->where);
+	return 0;
+}
+
+static int bin_item(struct reader *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+
+	(void)i;
+	skip_ws(r);
+	if (peek(r) != '{')
+		return refuse(r, "%s: bins must hold objects", e->where);
+	return read_object(r, depth, bin_member, e);
+}
+
+static const struct { const char *name; unsigned bit; } entry_keys[] = {
+	{ "name", KEY_NAME }, { "bytes_read", KEY_BYTES_READ },
+	{ "counted", KEY_COUNTED }, { "bins", KEY_BINS },
+	{ "histogram", KEY_HISTOGRAM }, { "error", KEY_ERROR },
+};
+
+/* Which KEY_* a key of an entry is, 0 for others. */
+static unsigned entry_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(entry_keys) / sizeof(entry_keys[0]); i++)
+		if (!strcmp(key, entry_keys[i].name))
+			return entry_keys[i].bit;
+	return 0;
+}
+
+static int entry_member(struct reader *r, int depth, const char *key,
+			void *ctx)
+{
+	struct entry *e = ctx;
+	unsigned bit = entry_key(key);
+	char want = bit == KEY_NAME || bit == KEY_ERROR ? '"'
+		  : bit == KEY_BINS || bit == KEY_HISTOGRAM ? '[' : 0;
+
+	if (bit & e->seen)
+		return refuse(r, "%s: \"%s\" is there twice", e->where, key);
+	e->seen |= bit;
+	skip_ws(r);
+	if (want && peek(r) != want)
+		return refuse(r, "%s: %s is not %s", e->where, key,
+			      want == '"' ? "a string" : "an array");
+	switch (bit) {
+	case KEY_NAME:
+		return read_text(r, e->name);
+	case KEY_ERROR:
+		return read_text(r, e->error);
+	case KEY_BYTES_READ:
+		return read_count(r, e->where, "bytes_read", &e->bytes_read);
+	case KEY_COUNTED:
+		return read_count(r, e->where, "counted", &e->counted);
+	case KEY_BINS:
+		return read_array(r, depth, bin_item, e);
+	case KEY_HISTOGRAM:
+		return read_array(r, depth, histogram_value, e);
+	default:
+		return skip_value(r, depth);
+	}
+}
+
+/* One entry, {"name": ..., ...}, read whole and its figures checked. */
+static int read_entry(struct reader *r, int depth, struct entry *e)
+{
+	unsigned missing;
+
+	skip_ws(r);
+	if (peek(r) != '{')
+		return refuse(r, "%s is not an object", e->where);
+	if (read_object(r, depth, entry_member, e))
+		return -1;
+	if (e->seen & KEY_ERROR) {
+		r->failed_input = 1;
+		return refuse(r, "failed input %s: %s",
+			      e->seen & KEY_NAME ? e->name : e->where,
+			      e->error);
+	}
+	missing = KEY_RESULT & ~e->seen;
+	for (size_t i = 0; missing && i < sizeof(entry_keys) /
+	     sizeof(entry_keys[0]); i++)
+		if (missing & entry_keys[i].bit)
+			return refuse(r, "%s: no \"%s\"", e->where,
+				      entry_keys[i].name);
+	if (e->n_hist != 256)
+		return refuse(r, "%s: histogram holds fewer than 256 values",
+			      e->where);
+	if (e->bytes_read != e->hist_sum)
+		return refuse(r, "%s: bytes_read is %llu, but the histogram "
+			      "adds up to %llu", e->where,
+			      (unsigned long long)e->bytes_read,
+			      (unsigned long long)e->hist_sum);
+	if (e->counted != e->bins_sum)
+		return refuse(r, "%s: counted is %llu, but the bins' counts "
+			      "add up to %llu", e->where,
+			      (unsigned long long)e->counted,
+			      (unsigned long long)e->bins_sum);
+	if (e->counted > e->bytes_read)
+		return refuse(r, "%s: counted (%llu) is more than bytes_read "
+			      "(%llu)", e->where,
+			      (unsigned long long)e->counted,
+			      (unsigned long long)e->bytes_read);
+	return 0;
+}
+
+/* The whole document: its inputs added up, its total kept. */
+struct doc {
+	int has_inputs, has_total;
+	uint64_t inputs_sum[256];
+	uint64_t *total;            /* total.histogram goes here */
+	struct entry e;             /* the entry being read */
+};
+
+static int input_item(struct reader *r, int depth, uint64_t i, void *ctx)
+{
+	struct doc *d = ctx;
+
+	memset(&d->e, 0, sizeof(d->e));
+	snprintf(d->e.where, sizeof(d->e.where), "inputs[%llu]",
+		 (unsigned long long)i);
+	if (read_entry(r, depth, &d->e))
+		return -1;
+	for (int c = 0; c < 256; c++)
+		if (add_u64(&d->inputs_sum[c], d->e.hist[c]))
+			return refuse(r, "the inputs' histograms add up to "
+				      "more than 2^64-1 (byte value %d)", c);
+	return 0;
+}
+
+static int top_member(struct reader *r, int depth, const char *key,
+		      void *ctx)
+{
+	struct doc *d = ctx;
+
+	if (!strcmp(key, "inputs")) {
+		if (d->has_inputs++)
+			return refuse(r, "\"inputs\" is there twice");
+		skip_ws(r);
+		if (peek(r) != '[')
+			return refuse(r, "inputs is not an array");
+		return read_array(r, depth, input_item, d);
+	}
+	if (!strcmp(key, "total")) {
+		if (d->has_total++)
+			return refuse(r, "\"total\" is there twice");
+		memset(&d->e, 0, sizeof(d->e));
+		strcpy(d->e.where, "total");
+		if (read_entry(r, depth, &d->e))
+			return -1;
+		memcpy(d->total, d->e.hist, sizeof(d->e.hist));
+		return 0;
+	}
+	return skip_value(r, depth);
+}
+
+static int read_document(struct reader *r, struct doc *d)
+{
+	skip_ws(r);
+	if (peek(r) != '{')
+		return syntax(r, "a result is a JSON object");
+	if (read_object(r, 0, top_member, d))
+		return -1;
+	skip_ws(r);
+	if (peek(r) >= 0)
+		return syntax(r, "text after the document");
+	if (!d->has_inputs)
+		return refuse(r, "no \"inputs\"");
+	if (!d->has_total)
+		return refuse(r, "no \"total\"");
+	for (int c = 0; c < 256; c++)
+		if (d->total[c] != d->inputs_sum[c])
+			return refuse(r, "total: histogram is not the sum of "
+				      "the inputs' (byte value %d)", c);
+	return 0;
+}
+
+/* Whether totals can join sum, the results merged before: no byte value's
+ * count, and not their sum, may pass 2^64-1. */
+static int fits(const char *name, const uint64_t sum[256],
+		const uint64_t totals[256])
+{
+	uint64_t all = 0;
+
+	for (int c = 0; c < 256; c++) {
+		if (sum[c] > UINT64_MAX - totals[c]) {
+			gh_msg("%s: its counts and those of the results before "
+			       "it add up to more than 2^64-1 (byte value %d)",
+			       name, c);
+			return -1;
+		}
+		if (add_u64(&all, sum[c]) || add_u64(&all, totals[c])) {
+			gh_msg("%s: its counts and those of the results before "
+			       "it add up to more than 2^64-1 bytes", name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int gh_merge_read(const char *name, const uint64_t sum[256],
+		  uint64_t totals[256])
+{
+	int is_stdin = !strcmp(name, "-");
+	struct reader *r = calloc(1, sizeof(*r));
+	struct doc *d = calloc(1, sizeof(*d));
+	uint64_t got[256];
+	int ret = -1;
+
+	if (!r || !d) {
+		gh_msg("%s: out of memory", name);
+		goto out;
+	}
+	r->f = is_stdin ? stdin : fopen(name, "r");
+	if (!r->f) {
+		gh_msg_errno("%s", name);
+		goto out;
+	}
+	d->total = got;
+	ret = read_document(r, d);
+	if (r->read_errno) {
+		errno = r->read_errno;
+		gh_msg_errno("%s", name);
+		ret = -1;
+	} else if (ret && r->failed_input) {
+		gh_msg("%s: %s", name, r->why);
+	} else if (ret) {
+		gh_msg("%s: not a gpuhist json result: %s", name, r->why);
+	}
+	if (!is_stdin && fclose(r->f) && !ret) {
+		gh_msg_errno("%s: close", name);
+		ret = -1;
+	}
+	if (!ret)
+		ret = fits(name, sum, got);
+	if (!ret)
+		memcpy(totals, got, sizeof(got));
+out:
+	free(r);
+	free(d);
+	return ret;
 }

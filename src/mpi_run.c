@@ -16,9 +16,10 @@
  *    messages of the inputs it fails on itself.
  *  - The 256 totals of every operand are summed into rank 0 (MPI_Reduce,
  *    MPI_SUM on 64-bit integers: exact), and so is a flag that some rank
- *    failed on it (MPI_MAX).  Rank 0 reports the batch in operand order,
- *    leaving out, whole, any operand that failed anywhere, exactly as one
- *    process would have reported it.
+ *    failed on it (MPI_MAX), with the messages of the lowest rank that
+ *    failed on it.  Rank 0 reports the batch in operand order, counting
+ *    nothing of an operand that failed anywhere (json gives it its error),
+ *    exactly as one process would have reported it.
  *
  * The exit status is agreed (MPI_Allreduce, MPI_MAX), so every rank exits
  * with the one a single process would have.  Only the calling thread makes
@@ -51,6 +52,9 @@
 
 #define OWNER_SPLIT (-1)        /* the operand is split among all ranks */
 
+/* An operand's messages, sent to rank 0 for json's "error". */
+#define GH_MPI_MESSAGES 1024
+
 /* This rank, its place in the job, and the one run it counts. */
 struct rank_run {
 	struct gh_options *opts;
@@ -66,6 +70,11 @@ struct rank_run {
 	int failed[GH_MPI_BATCH], any_failed[GH_MPI_BATCH];
 	uint64_t (*totals)[256];    /* this rank's, GH_MPI_BATCH of them */
 	uint64_t (*sums)[256];      /* rank 0: all ranks' */
+	char (*messages)[GH_MPI_MESSAGES];        /* this rank's failures' */
+	char (*first_messages)[GH_MPI_MESSAGES];  /* rank 0: the lowest
+						   * failed rank's */
+	MPI_Datatype messages_type;
+	MPI_Op first_op;
 	struct gh_input list[GH_MPI_BATCH];
 	int index_of[GH_MPI_BATCH]; /* list[i] is operand first + index_of[i] */
 };
@@ -215,35 +224,60 @@ static int plan_batch(struct rank_run *rr, int first, int n)
 }
 
 static void keep_totals(void *ctx, int index, const char *name,
-			const uint64_t *totals)
+			const uint64_t *totals, const char *messages)
 {
 	struct rank_run *rr = ctx;
 	int i = rr->index_of[index];
 
 	(void)name;
-	if (totals)
+	if (totals) {
 		memcpy(rr->totals[i], totals, sizeof(rr->totals[i]));
-	else
+	} else {
 		rr->failed[i] = 1;
+		snprintf(rr->messages[i], sizeof(rr->messages[i]), "%s",
+			 messages ? messages : "");
+	}
+}
+
+/* MPI_Op: an operand's messages from the lowest rank that has any (not
+ * commutative, so MPI applies it in rank order: in is the lower ranks'). */
+static void first_messages(void *in, void *inout, int *len,
+			   MPI_Datatype *type)
+{
+	char (*from)[GH_MPI_MESSAGES] = in, (*to)[GH_MPI_MESSAGES] = inout;
+
+	(void)type;
+	for (int i = 0; i < *len; i++)
+		if (from[i][0])
+			memcpy(to[i], from[i], GH_MPI_MESSAGES);
 }
 
 /* Counts, reduces and (rank 0) reports operands [first, first + n);
  * returns how many of them failed. */
 static int run_batch(struct rank_run *rr, int first, int n, int k)
 {
-	int failed = 0;
+	int failed = 0, some_failed = 0;
 
 	memset(rr->failed, 0, sizeof(rr->failed));
 	memset(rr->totals, 0, (size_t)n * sizeof(rr->totals[0]));
+	memset(rr->messages, 0, (size_t)n * sizeof(rr->messages[0]));
 	gh_count_inputs(&rr->run, rr->list, k, keep_totals, rr);
 	MPI_Reduce(rr->totals, rr->sums, n * 256, MPI_UINT64_T, MPI_SUM, 0,
 		   MPI_COMM_WORLD);
-	MPI_Reduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX, 0,
-		   MPI_COMM_WORLD);
+	MPI_Allreduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX,
+		      MPI_COMM_WORLD);
+	for (int i = 0; i < n; i++)
+		some_failed |= rr->any_failed[i];
+	if (some_failed)
+		MPI_Reduce(rr->messages, rr->first_messages, n,
+			   rr->messages_type, rr->first_op, 0, MPI_COMM_WORLD);
 	for (int i = 0; rr->rank == 0 && i < n; i++) {
-		if (rr->any_failed[i])
+		if (rr->any_failed[i]) {
 			failed++;
-		else
+			gh_report_failed(&rr->report,
+					 rr->opts->operands[first + i],
+					 rr->first_messages[i]);
+		} else
 			gh_report_input(&rr->report, rr->opts->operands[first + i],
 					rr->sums[i]);
 	}
@@ -321,13 +355,20 @@ static int merge_on_rank0(struct rank_run *rr)
 	if (rr->rank == 0)
 		gh_report_begin(&rr->report, stdout, rr->opts, &rr->view);
 	for (int i = 0; rr->rank == 0 && i < rr->opts->n_operands; i++) {
+		const char *name = rr->opts->operands[i];
 		uint64_t totals[256];
 
-		if (gh_merge_read(rr->opts->operands[i], totals))
+		gh_msg_capture(rr->messages[0], sizeof(rr->messages[0]));
+		int ret = gh_merge_read(name, rr->report.total, totals);
+
+		gh_msg_capture(NULL, 0);
+		gh_msg_print(rr->messages[0]);
+		if (ret) {
 			failed++;
-		else
-			gh_report_input(&rr->report, rr->opts->operands[i],
-					totals);
+			gh_report_failed(&rr->report, name, rr->messages[0]);
+		} else {
+			gh_report_input(&rr->report, name, totals);
+		}
 	}
 	return failed;
 }
@@ -345,7 +386,10 @@ static int run_rank(struct rank_run *rr)
 	rr->totals = calloc(GH_MPI_BATCH, sizeof(*rr->totals));
 	rr->sums = calloc(GH_MPI_BATCH, sizeof(*rr->sums));
 	rr->load = calloc((size_t)rr->size, sizeof(*rr->load));
-	if (!rr->totals || !rr->sums || !rr->load) {
+	rr->messages = calloc(GH_MPI_BATCH, sizeof(*rr->messages));
+	rr->first_messages = calloc(GH_MPI_BATCH, sizeof(*rr->first_messages));
+	if (!rr->totals || !rr->sums || !rr->load || !rr->messages ||
+	    !rr->first_messages) {
 		gh_msg("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 	}
@@ -382,6 +426,9 @@ int gh_mpi_main(struct gh_options *opts)
 	snprintf(rr->who, sizeof(rr->who), "rank %d of %d: ", rr->rank,
 		 rr->size);
 	rr->opts = opts;
+	MPI_Type_contiguous(GH_MPI_MESSAGES, MPI_CHAR, &rr->messages_type);
+	MPI_Type_commit(&rr->messages_type);
+	MPI_Op_create(first_messages, 0, &rr->first_op);
 	status = run_rank(rr);
 	/* Settled first, so no GPU is still starting when MPI ends. */
 	if (rr->run.backend && rr->run.backend->settle)
@@ -391,7 +438,11 @@ int gh_mpi_main(struct gh_options *opts)
 	if (gh_close_stdout())
 		status = EXIT_FAILURE;
 	MPI_Allreduce(&status, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Op_free(&rr->first_op);
+	MPI_Type_free(&rr->messages_type);
 	MPI_Finalize();
+	free(rr->messages);
+	free(rr->first_messages);
 	free(rr->totals);
 	free(rr->sums);
 	free(rr->load);

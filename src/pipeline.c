@@ -407,9 +407,9 @@ int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);
-			report(ctx, r, job->name, job->totals);
+			report(ctx, r, job->name, job->totals, NULL);
 		} else {
-			report(ctx, r, job->name, NULL);
+			report(ctx, r, job->name, NULL, job->messages);
 			failed++;
 		}
 		pthread_mutex_lock(&in.lock);

@@ -29,9 +29,9 @@ struct gh_input {
 };
 
 /* Receives input number `index`'s 256 totals, in order; NULL totals: it
- * failed (its message printed already). */
+ * failed, and messages holds the lines printed for it (already). */
 typedef void (*gh_report_fn)(void *ctx, int index, const char *name,
-			     const uint64_t *totals);
+			     const uint64_t *totals, const char *messages);
 
 /* Counts the n inputs of list, reporting each; returns how many failed
  * (each with its message printed). */

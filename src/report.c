@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "msg.h"
 #include "report.h"
 
 #define GH_BAR_WIDTH 40
@@ -38,6 +39,16 @@ static uint64_t sum256(const uint64_t totals[256])
 	for (int c = 0; c < 256; c++)
 		n += totals[c];
 	return n;
+}
+
+/* count's share of GH_BAR_WIDTH, rounded, max drawing the whole width;
+ * in 128 bits, since count * GH_BAR_WIDTH passes 2^64 for merged
+ * results. */
+static int bar_length(uint64_t count, uint64_t max)
+{
+	unsigned __int128 scaled = (unsigned __int128)count * GH_BAR_WIDTH;
+
+	return max ? (int)((scaled + max / 2) / max) : 0;
 }
 
 static void print_table(struct gh_report *rep, const char *name,
@@ -74,7 +85,7 @@ static void print_table(struct gh_report *rep, const char *name,
 		fprintf(rep->out, "%-*s  %*" PRIu64 "  %6.2f%%", label_width,
 			view->label[b], count_width, bins[b],
 			counted ? 100.0 * (double)bins[b] / (double)counted : 0.0);
-		bar = max ? (int)((bins[b] * GH_BAR_WIDTH + max / 2) / max) : 0;
+		bar = bar_length(bins[b], max);
 		if (bins[b] && !bar)
 			bar = 1;
 		if (bar)
@@ -266,6 +277,50 @@ void gh_report_input(struct gh_report *rep, const char *name,
 		print_json_entry(rep, name, totals);
 		break;
 	}
+	rep->n_printed++;
+	fflush(rep->out);
+}
+
+/* The reason of an input's failure: what its message says after
+ * "gpuhist: NAME: ", from the lines printed for it. */
+static void failure_reason(const char *name, const char *lines, char *out,
+			   size_t len)
+{
+	const char *prog = GH_PROGNAME ": ", *pick = NULL;
+	size_t name_len = strlen(name);
+
+	for (const char *l = lines, *end; l && *l; l = end ? end + 1 : NULL) {
+		end = strchr(l, '\n');
+		if (strncmp(l, prog, strlen(prog)))
+			continue;
+		l += strlen(prog);
+		if (!strncmp(l, name, name_len) &&
+		    !strncmp(l + name_len, ": ", 2)) {
+			pick = l + name_len + 2;
+			break;
+		}
+		if (!pick)
+			pick = l;       /* no line names it: the first */
+	}
+	if (!pick || !*pick || *pick == '\n')
+		pick = "failed";
+	snprintf(out, len, "%.*s", (int)strcspn(pick, "\n"), pick);
+}
+
+void gh_report_failed(struct gh_report *rep, const char *name,
+		      const char *lines)
+{
+	char reason[1024];
+
+	if (rep->format != GH_FMT_JSON)
+		return;
+	failure_reason(name, lines, reason, sizeof(reason));
+	fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
+	fputs("{\"name\": ", rep->out);
+	put_json_string(rep->out, name);
+	fputs(", \"error\": ", rep->out);
+	put_json_string(rep->out, reason);
+	fputs("}", rep->out);
 	rep->n_printed++;
 	fflush(rep->out);
 }

@@ -22,6 +22,11 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 /* One input's 256 exact totals; also added into the total. */
 void gh_report_input(struct gh_report *rep, const char *name,
 		     const uint64_t totals[256]);
+/* An input that failed, with the lines printed for it ("gpuhist: NAME:
+ * reason"; NULL when there were none): json gives it an entry with its
+ * "error" and no counts; the other formats show nothing of it. */
+void gh_report_failed(struct gh_report *rep, const char *name,
+		      const char *lines);
 /* The total block (when there were several operands, or always in json). */
 void gh_report_end(struct gh_report *rep);
 

@@ -14,7 +14,8 @@
 # or decoded is reported on stderr ("oracle: NAME: reason"), left out of the
 # results and the total, and makes the exit status 1, as the SPEC asks of
 # gpuhist.  The --check modes expect GOT to hold the inputs that could be
-# read, print what differs, and exit 0 when nothing does, else 1.
+# read (--check-json also an entry of name and error for each that could
+# not), print what differs, and exit 0 when nothing does, else 1.
 
 import argparse
 import collections
@@ -150,9 +151,9 @@ def csv_field(s):
 
 
 def results(files, raw):
-    """[(name, counts)] of the inputs that could be read, the total, and
-    whether some failed."""
-    good, failed = [], False
+    """[(name, counts)] of the inputs that could be read, the total,
+    whether some failed, and [(name, counts or None)] of every input."""
+    good, failed, every = [], False, []
     total = collections.Counter()
     for name in files:
         try:
@@ -160,10 +161,12 @@ def results(files, raw):
         except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as e:
             print("oracle: %s: %s" % (name, e), file=sys.stderr)
             failed = True
+            every.append((name, None))
             continue
         good.append((name, counts))
+        every.append((name, counts))
         total.update(counts)
-    return good, total, failed
+    return good, total, failed, every
 
 
 def print_rows(view, good, total, several, fmt):
@@ -214,12 +217,22 @@ def check_json_entry(view, entry, name, counts):
         expect_entropy(what, entry["entropy"], counts)
 
 
-def check_json(view, text, good, total):
+def check_json(view, text, every, total):
+    """every: [(name, counts or None)]; a failed input's entry holds only
+    its name and a non-empty error."""
     doc = json.loads(text)
     expect("top-level keys", sorted(doc), ["inputs", "total"])
-    expect("number of inputs", len(doc["inputs"]), len(good))
-    for entry, (name, counts) in zip(doc["inputs"], good):
-        check_json_entry(view, entry, name, counts)
+    expect("number of inputs", len(doc["inputs"]), len(every))
+    for entry, (name, counts) in zip(doc["inputs"], every):
+        if counts is not None:
+            check_json_entry(view, entry, name, counts)
+            continue
+        what = "failed entry %r" % name
+        expect(what + " keys", sorted(entry), ["error", "name"])
+        expect(what + " name", entry["name"], name)
+        expect(what + " has a reason",
+               isinstance(entry["error"], str) and entry["error"] != "",
+               True)
     check_json_entry(view, doc["total"], "total", total)
 
 
@@ -305,7 +318,7 @@ def main():
         ap.error("-w must be 1..26")
     files = args.files or ["-"]
     view = View(args.width, args.ignore_case, args.bytes, args.classes)
-    good, total, failed = results(files, args.raw)
+    good, total, failed, every = results(files, args.raw)
 
     if args.check_json or args.check_table:
         with open(args.check_json or args.check_table, encoding="utf-8",
@@ -313,7 +326,7 @@ def main():
             text = f.read()
         try:
             if args.check_json:
-                check_json(view, text, good, total)
+                check_json(view, text, every, total)
             else:
                 check_table(view, text, files, good, total)
         except (Mismatch, ValueError, KeyError, TypeError,
