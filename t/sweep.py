@@ -106,7 +106,7 @@ def check_batch(gpuhist, workdir, names, settings, want, problems):
         good, totals = want[name]
         if good:
             entry = got.get(name)
-            if entry is None:
+            if entry is None or "histogram" not in entry:
                 problems.append("%s: gzip -dc decodes it, gpuhist failed "
                                 "(%s)" % (name, how))
             elif entry["histogram"] != totals:
@@ -119,7 +119,8 @@ def check_batch(gpuhist, workdir, names, settings, want, problems):
                 problems.append("%s: a message for a good case" % name)
             total = [a + b for a, b in zip(total, totals)]
         else:
-            if name in got:
+            # A failed input's entry holds its name and error alone.
+            if sorted(got.get(name, {})) != ["error", "name"]:
                 problems.append("%s: gzip -dc fails, gpuhist counted it "
                                 "(%s)" % (name, how))
             if named[name] != 1:
