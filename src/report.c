@@ -2,7 +2,9 @@
  *
  * Machine formats name bins by their view names (byte bins by decimal
  * value) and always carry exact integers; json adds the 256-value
- * histogram so that results can be merged exactly later.  Nothing here
+ * histogram so that results can be merged exactly later, and marks an
+ * input that failed with an entry of its name and error alone, so that a
+ * merge can tell a partial result from a whole one.  Nothing here
  * depends on the locale: the program never calls setlocale().
  */
 #include <inttypes.h>
