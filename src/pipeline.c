@@ -48,6 +48,7 @@ struct job {
 	const struct gh_input *input;
 	const char *name;
 	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
+	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
 	char messages[1024];                /* its messages, printed in order */
@@ -91,6 +92,7 @@ static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
 		      uint64_t consumed)
 {
 	atomic_fetch_add(&run->bytes_done, got);
+	atomic_fetch_add(&job->counted, got);
 	atomic_store(&job->consumed, consumed);
 }
 
@@ -385,6 +387,7 @@ static void *input_worker(void *arg)
 		job->name = job->input->name;
 		atomic_store(&job->size, 0);
 		atomic_store(&job->consumed, 0);
+		atomic_store(&job->counted, 0);
 		/* Streams are read one at a time, in operand order: "-" twice,
 		 * or "-" and /dev/stdin, share one stream and must not split it. */
 		int ticket = !job->input->ranged && is_stream(job->name)
@@ -408,6 +411,21 @@ static void *input_worker(void *arg)
 	return NULL;
 }
 
+/* Draws the meter for job; ended: it is finished. */
+static void draw_meter(struct gh_run *run, struct job *job, bool ended)
+{
+	struct gh_progress_at at = {
+		.name = job->name,
+		.counted = atomic_load(&job->counted),
+		.read = atomic_load(&job->consumed),
+		.size = atomic_load(&job->size),
+		.all_counted = atomic_load(&run->bytes_done),
+		.ended = ended,
+	};
+
+	gh_progress_update(&run->progress, &at);
+}
+
 /* Waits until operand r is done, drawing the meter meanwhile. */
 static struct job *wait_for(struct inputs *in, int r)
 {
@@ -425,10 +443,7 @@ static struct job *wait_for(struct inputs *in, int r)
 		}
 		pthread_cond_timedwait(&in->changed, &in->lock, &until);
 		if (job->index == r && job->state == JOB_RUNNING)
-			gh_progress_update(&in->run->progress, job->name,
-					   atomic_load(&in->run->bytes_done),
-					   atomic_load(&job->consumed),
-					   atomic_load(&job->size));
+			draw_meter(in->run, job, false);
 	}
 	pthread_mutex_unlock(&in->lock);
 	return job;
@@ -473,11 +488,8 @@ int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 	for (int r = 0; started && r < n; r++) {
 		struct job *job = wait_for(&in, r);
 
-		/* Draw at least once an input, however quickly it went. */
-		gh_progress_update(&run->progress, job->name,
-				   atomic_load(&run->bytes_done),
-				   atomic_load(&job->consumed),
-				   atomic_load(&job->size));
+		/* Show each input's end, however quickly it went. */
+		draw_meter(run, job, job->state == JOB_DONE);
 		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);
