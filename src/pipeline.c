@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "gzip_parallel.h"
 #include "msg.h"
 #include "pipeline.h"
 #include "source.h"
@@ -47,6 +48,7 @@ struct job {
 	const struct gh_input *input;
 	const char *name;
 	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
+	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
 	char messages[1024];                /* its messages, printed in order */
@@ -90,6 +92,7 @@ static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
 		      uint64_t consumed)
 {
 	atomic_fetch_add(&run->bytes_done, got);
+	atomic_fetch_add(&job->counted, got);
 	atomic_store(&job->consumed, consumed);
 }
 
@@ -234,13 +237,79 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 	}
 }
 
+/* What the parallel gzip decoder reports goes to the meter and -v. */
+struct gzip_meter {
+	struct gh_run *run;
+	struct job *job;
+	atomic_uint_least64_t added;
+};
+
+static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
+{
+	struct gzip_meter *m = ctx;
+
+	if (bytes) {
+		atomic_fetch_add(&m->run->bytes_done, bytes);
+		atomic_fetch_add(&m->added, bytes);
+	}
+	if (consumed)
+		atomic_store(&m->job->consumed, consumed);
+}
+
+/*
+ * A gzip file decoded by `threads` threads at once (gzip_parallel.c).
+ * Where that decoder gives up (invalid data, or a read it could not make),
+ * what it counted is thrown away and the input is decoded again, serially,
+ * from its first byte: the serial decoder then gives the verdict and the
+ * message.  0, or -1 (message printed) on failure.
+ */
+static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
+			       struct job *job, int *input, int threads)
+{
+	struct gh_backend *b = run->backend;
+	struct gzip_meter meter = { .run = run, .job = job };
+	uint64_t start, size, discard[256];
+	int fd;
+
+	atomic_init(&meter.added, 0);
+	gh_source_gzip_file(src, &fd, &start, &size);
+	switch (gh_gzip_parallel(b, *input, fd, start, size, threads,
+				 gzip_progress, &meter)) {
+	case GH_GZP_DONE:
+		atomic_store(&run->gzip_engine, "gpuhist's parallel decoder");
+		gh_source_pread_end(src, size);
+		return 0;
+	case GH_GZP_BACKEND:
+		gh_msg("%s: %s", job->name, b->error);
+		return -1;
+	case GH_GZP_SERIAL:
+		break;
+	}
+	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
+	if (b->finish(b, *input, discard)) {
+		gh_msg("%s: %s", job->name, b->error);
+		*input = -1;
+		return -1;
+	}
+	*input = b->begin(b, 1);
+	if (*input < 0) {
+		gh_msg("%s: %s", job->name, b->error);
+		return -1;
+	}
+	if (gh_source_restart(src))
+		return -1;
+	return count_sequential(run, src, job, *input);
+}
+
 /* Counts one input into job->totals; -1 (message printed) on failure. */
 static int count_one(struct inputs *in, struct job *job)
 {
 	struct gh_run *run = in->run;
 	struct gh_backend *b = run->backend;
 	struct gh_source *src;
-	int input, readers, ret;
+	int input, readers, ret, gzip_threads = 0;
+	uint64_t gz_start, gz_size;
+	int gz_fd;
 
 	src = gh_source_open(job->name, run->opts->raw);
 	if (!src)
@@ -257,19 +326,26 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (engine)
 		atomic_store(&run->gzip_engine, engine);
-	readers = gh_source_can_pread(src) ? in->readers_each : 1;
+	if (in->readers_each > 1 && !job->input->ranged &&
+	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
+	    gz_size >= GH_GZIP_PARALLEL_MIN)
+		gzip_threads = in->readers_each;
+	readers = gzip_threads ? gzip_threads
+		  : gh_source_can_pread(src) ? in->readers_each : 1;
 	input = b->begin(b, readers);
 	if (input < 0) {
 		gh_msg("%s: %s", job->name, b->error);
 		gh_source_close(src);
 		return -1;
 	}
-	if (readers > 1 || job->input->ranged)
+	if (gzip_threads)
+		ret = count_gzip_parallel(run, src, job, &input, gzip_threads);
+	else if (readers > 1 || job->input->ranged)
 		ret = count_parallel(run, src, job, input, readers);
 	else
 		ret = count_sequential(run, src, job, input);
 	/* Always collect, so a failed input's counts never reach the next. */
-	if (b->finish(b, input, job->totals) && !ret) {
+	if (input >= 0 && b->finish(b, input, job->totals) && !ret) {
 		gh_msg("%s: %s", job->name, b->error);
 		ret = -1;
 	}
@@ -311,6 +387,7 @@ static void *input_worker(void *arg)
 		job->name = job->input->name;
 		atomic_store(&job->size, 0);
 		atomic_store(&job->consumed, 0);
+		atomic_store(&job->counted, 0);
 		/* Streams are read one at a time, in operand order: "-" twice,
 		 * or "-" and /dev/stdin, share one stream and must not split it. */
 		int ticket = !job->input->ranged && is_stream(job->name)
@@ -334,6 +411,21 @@ static void *input_worker(void *arg)
 	return NULL;
 }
 
+/* Draws the meter for job; ended: it is finished. */
+static void draw_meter(struct gh_run *run, struct job *job, bool ended)
+{
+	struct gh_progress_at at = {
+		.name = job->name,
+		.counted = atomic_load(&job->counted),
+		.read = atomic_load(&job->consumed),
+		.size = atomic_load(&job->size),
+		.all_counted = atomic_load(&run->bytes_done),
+		.ended = ended,
+	};
+
+	gh_progress_update(&run->progress, &at);
+}
+
 /* Waits until operand r is done, drawing the meter meanwhile. */
 static struct job *wait_for(struct inputs *in, int r)
 {
@@ -351,10 +443,7 @@ static struct job *wait_for(struct inputs *in, int r)
 		}
 		pthread_cond_timedwait(&in->changed, &in->lock, &until);
 		if (job->index == r && job->state == JOB_RUNNING)
-			gh_progress_update(&in->run->progress, job->name,
-					   atomic_load(&in->run->bytes_done),
-					   atomic_load(&job->consumed),
-					   atomic_load(&job->size));
+			draw_meter(in->run, job, false);
 	}
 	pthread_mutex_unlock(&in->lock);
 	return job;
@@ -399,11 +488,8 @@ int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 	for (int r = 0; started && r < n; r++) {
 		struct job *job = wait_for(&in, r);
 
-		/* Draw at least once an input, however quickly it went. */
-		gh_progress_update(&run->progress, job->name,
-				   atomic_load(&run->bytes_done),
-				   atomic_load(&job->consumed),
-				   atomic_load(&job->size));
+		/* Show each input's end, however quickly it went. */
+		draw_meter(run, job, job->state == JOB_DONE);
 		gh_msg_print(job->messages);
 		if (job->state == JOB_DONE) {
 			gh_progress_clear(&run->progress);

@@ -217,6 +217,35 @@ const char *gh_source_gzip_engine(const struct gh_source *src)
 	return src->gz ? gh_gunzip_engine(src->gz) : NULL;
 }
 
+bool gh_source_gzip_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size)
+{
+	if (!src->gz || !src->regular || src->size < (uint64_t)src->start)
+		return false;
+	*fd = src->fd;
+	*start = (uint64_t)src->start;
+	*size = src->size - (uint64_t)src->start;
+	return true;
+}
+
+int gh_source_restart(struct gh_source *src)
+{
+	static const unsigned char magic[2] = { 0x1f, 0x8b };
+
+	gh_gunzip_free(src->gz);
+	src->gz = NULL;
+	if (lseek(src->fd, src->start + 2, SEEK_SET) < 0) {
+		gh_msg_errno("%s", src->name);
+		return -1;
+	}
+	src->gz = gh_gunzip_new(src->fd, magic, 2);
+	if (!src->gz) {
+		gh_msg("%s: cannot start the gzip decoder", src->name);
+		return -1;
+	}
+	return 0;
+}
+
 int gh_source_close(struct gh_source *src)
 {
 	int ret = 0;

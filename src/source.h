@@ -44,6 +44,16 @@ uint64_t gh_source_consumed(const struct gh_source *src);
 /* "isa-l" or "zlib" for gzip input, NULL for plain input. */
 const char *gh_source_gzip_engine(const struct gh_source *src);
 
+/* Whether the input is gzip in a regular file, which gzip_parallel.c can
+ * decode with several threads: its descriptor, where the gzip data begins
+ * in it, and how many bytes it has from there. */
+bool gh_source_gzip_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size);
+
+/* Decodes a gzip file from its first byte again (the serial decoder, after
+ * the parallel one gave up); -1 after printing a message. */
+int gh_source_restart(struct gh_source *src);
+
 /* Closes; returns -1 after printing a message if close() failed. */
 int gh_source_close(struct gh_source *src);
 

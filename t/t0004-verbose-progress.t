@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 12
+plan 17
 
 gendata 4 300000 >"$TMP/text"
 gzip -c "$TMP/text" >"$TMP/text.gz"
@@ -29,16 +29,33 @@ is "no meter by default when stderr is not a terminal" "$err" ""
 run_gh --progress -f tsv "$TMP/text.gz"
 is "--progress: exit 0, stdout unchanged" \
 	"$rc:$(cmp -s "$TMP/out" "$TMP/plain-gz" && echo same)" "0:same"
-like "--progress draws a meter on stderr (bytes and rate)" \
-	"$(tr '\r' '\n' <"$TMP/err")" \
+# Not a terminal: plain lines, as pv -n writes them, never redrawn.
+like "--progress draws a meter on stderr (bytes and rate)" "$err" \
 	"^gpuhist: .*text\\.gz: [0-9]+\\.[0-9] MB, [0-9]+\\.[0-9]+ GB/s"
-like "--progress shows percent and time left for a file" \
-	"$(tr '\r' '\n' <"$TMP/err")" ', [0-9]+%, [0-9]+:[0-9][0-9] left'
-like "--progress clears its line at the end" "$(od -An -c "$TMP/err" | tr -d ' \n')" \
-	'\\r033\[K$'
+like "--progress shows percent and time left for a file" "$err" \
+	', [0-9]+%, [0-9]+:[0-9][0-9] left$'
+is "--progress to a file: no carriage return, no escape sequence" \
+	"$(tr -d '\r\033' <"$TMP/err" | cmp -s - "$TMP/err" && echo none)" none
+is "--progress to a file: it ends with a newline" \
+	"$(tail -c 1 "$TMP/err" | od -An -c | tr -d ' ')" '\n'
 # Chunks larger than the file: the reader that draws may get none of it.
 run_gh --progress --threads=4 --chunk-size=4M -f tsv "$TMP/text"
 like "--progress with several readers of a plain file draws a meter" \
-	"$(tr '\r' '\n' <"$TMP/err")" "^gpuhist: .*text: [0-9]+\\.[0-9] MB, [0-9.]+ GB/s"
+	"$err" "^gpuhist: .*text: [0-9]+\\.[0-9] MB, [0-9.]+ GB/s"
+# Two inputs: each shown with its own bytes, the run's as a labelled total.
+gendata 5 3000000 >"$TMP/first"
+gendata 6 5000000 >"$TMP/second"
+run_gh --progress --threads=1 "$TMP/first" "$TMP/second"
+like "--progress, two inputs: the first ends at its own 3.0 MB" "$err" \
+	'^gpuhist: .*/first: 3\.0 MB, 100%'
+like "--progress, two inputs: the second at its 5.0 MB, total 8.0 MB" "$err" \
+	'^gpuhist: .*/second: 5\.0 MB, 100%, [0-9]+:[0-9][0-9] left; total 8\.0 MB, [0-9.]+ GB/s$'
+is "--progress, two inputs: the second never shows more than its bytes" \
+	"$(grep '/second: ' "$TMP/err" | awk '$3 + 0 > 5.0')" ""
+# A control character in a name cannot reach the terminal or end a line.
+cp "$TMP/first" "$TMP/esc$(printf '\033')name"
+run_gh --progress "$TMP/esc$(printf '\033')name"
+like "--progress shows a control character in a name as ?" "$err" \
+	'^gpuhist: .*/esc\?name: 3\.0 MB'
 run_gh --progress --no-progress -f tsv "$TMP/text"
 is "--no-progress (last one wins): nothing on stderr" "$err" ""

@@ -1,0 +1,39 @@
+/* gzip_parallel.h - one gzip file decoded on several cores at once */
+#ifndef GH_GZIP_PARALLEL_H
+#define GH_GZIP_PARALLEL_H
+
+#include <stdint.h>
+
+#include "backend.h"
+
+/* Below this many compressed bytes a file is decoded serially: starting
+ * threads and looking for block starts would cost more than it saves. */
+#define GH_GZIP_PARALLEL_MIN ((uint64_t)4 << 20)
+
+/* Told, now and then, how many decoded bytes went to the backend since
+ * the last call, and how far into the compressed file decoding is. */
+typedef void (*gh_gzip_progress_fn)(void *ctx, uint64_t bytes,
+				     uint64_t consumed);
+
+enum gh_gzip_parallel_result {
+	GH_GZP_DONE,            /* counted: every member's CRC and length good */
+	GH_GZP_SERIAL,          /* not decoded: the data is invalid, or memory
+				 * or a read failed; what was submitted must
+				 * not count; the serial decoder gives the
+				 * verdict */
+	GH_GZP_BACKEND,         /* the backend failed (b->error) */
+};
+
+/*
+ * Decodes the gzip data in bytes [start, start + size) of the regular
+ * file fd, with `threads` threads, into chunks submitted to input `input`
+ * of backend b (begun for that many readers).  Reads with pread(), so the
+ * file offset is not used.
+ */
+enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
+					      int fd, uint64_t start,
+					      uint64_t size, int threads,
+					      gh_gzip_progress_fn progress,
+					      void *ctx);
+
+#endif
