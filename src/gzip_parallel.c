@@ -33,8 +33,8 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +47,9 @@
 #include "deflate_marked.h"
 #include "gzip_parallel.h"
 
-/* Compressed bytes a task starts from; decoded symbols it holds (text
- * compresses up to about 10:1, so most tasks never flush early). */
+/* Compressed bytes a task starts from (GPUHIST_GZIP_REGION sets another,
+ * for tests); decoded symbols it holds (text compresses up to about 10:1,
+ * so most tasks never flush early). */
 #define REGION_BYTES ((uint64_t)1 << 20)
 #define OUT_SYMBOLS ((uint64_t)8 << 20)
 /* Compressed bytes read at once beyond what a task has. */
@@ -80,6 +81,8 @@ struct task {
 };
 
 struct par {
+	struct gh_gzip_stats *stats;
+	uint64_t region;                /* compressed bytes a task */
 	struct gh_backend *b;
 	int input, fd;
 	uint64_t start, size;
@@ -366,8 +369,8 @@ static void stitch(struct par *p)
 			p->stream_ended = true;
 		p->stitched++;
 		if (p->progress)
-			p->progress(p->ctx, 0, p->stitched * REGION_BYTES < p->size
-					       ? p->stitched * REGION_BYTES : p->size);
+			p->progress(p->ctx, 0, p->stitched * p->region < p->size
+					       ? p->stitched * p->region : p->size);
 		pthread_cond_broadcast(&p->changed);
 	}
 }
@@ -466,8 +469,8 @@ static int run_task(struct worker *w, uint64_t i)
 {
 	struct par *p = w->p;
 	struct task *t = slot_of(p, i);
-	uint64_t region = i * REGION_BYTES;
-	uint64_t stop = (region + REGION_BYTES) * 8;
+	uint64_t region = i * p->region;
+	uint64_t stop = (region + p->region) * 8;
 	uint64_t cand = 0;
 	enum gh_dm_at cand_at = GH_DM_AT_MEMBER;
 	enum gh_dm_status st = GH_DM_ERROR;
@@ -495,10 +498,10 @@ static int run_task(struct worker *w, uint64_t i)
 		if (st != GH_DM_ERROR &&
 		    gh_dm_same_start(&w->in, prev->end_bit, prev->end_at,
 				     cand, cand_at)) {
-			if (getenv("GZP_DEBUG")) fprintf(stderr, "task %llu confirmed st %d\n", (unsigned long long)i, st);
+			atomic_fetch_add(&p->stats->guessed, 1);
 			goto confirmed;
 		}
-		if (getenv("GZP_DEBUG")) fprintf(stderr, "task %llu redo: st %d cand %llu/%d prev %llu/%d\n", (unsigned long long)i, st, (unsigned long long)cand, cand_at, (unsigned long long)prev->end_bit, prev->end_at);
+		atomic_fetch_add(&p->stats->redone, 1);
 		cand = prev->end_bit;
 		cand_at = prev->end_at;
 	}
@@ -556,6 +559,15 @@ invalid:
 	return -1;
 }
 
+uint64_t gh_gzip_region(void)
+{
+	const char *env = getenv("GPUHIST_GZIP_REGION");
+	char *end;
+	unsigned long long v = env ? strtoull(env, &end, 10) : 0;
+
+	return v >= 64 && !*end ? v : REGION_BYTES;
+}
+
 /* Takes the next task, waiting while its slot is still in use; the
  * task's number, or UINT64_MAX when there is none or the run failed. */
 static uint64_t take_task(struct par *p)
@@ -608,16 +620,18 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
-					      void *ctx)
+					      void *ctx, struct gh_gzip_stats *stats)
 {
 	struct par p = { .b = b, .input = input, .fd = fd, .start = start,
-			 .size = size, .progress = progress, .ctx = ctx };
+			 .size = size, .progress = progress, .ctx = ctx,
+			 .stats = stats, .region = gh_gzip_region() };
 	struct worker *workers;
 	pthread_t *tids;
 	int started = 0;
 	enum gh_gzip_parallel_result res = GH_GZP_SERIAL;
 
-	p.n_tasks = (size + REGION_BYTES - 1) / REGION_BYTES;
+	p.n_tasks = (size + p.region - 1) / p.region;
+	atomic_store(&stats->tasks, p.n_tasks);
 	if ((uint64_t)threads > p.n_tasks)
 		threads = (int)p.n_tasks;
 	p.n_slots = 2 * threads + 2;

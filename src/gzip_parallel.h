@@ -2,13 +2,23 @@
 #ifndef GH_GZIP_PARALLEL_H
 #define GH_GZIP_PARALLEL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "backend.h"
 
-/* Below this many compressed bytes a file is decoded serially: starting
- * threads and looking for block starts would cost more than it saves. */
-#define GH_GZIP_PARALLEL_MIN ((uint64_t)4 << 20)
+/* Compressed bytes a task decodes: 1 MiB, or GPUHIST_GZIP_REGION (for
+ * tests).  Files of fewer than four tasks' bytes are decoded serially:
+ * starting threads and looking for block starts would cost more than it
+ * saves. */
+uint64_t gh_gzip_region(void);
+
+/* What -v says of a parallel decoding. */
+struct gh_gzip_stats {
+	atomic_uint_least64_t tasks;    /* regions of the file */
+	atomic_uint_least64_t guessed;  /* decoded from a start guessed right */
+	atomic_uint_least64_t redone;   /* decoded again, from the true start */
+};
 
 /* Told, now and then, how many decoded bytes went to the backend since
  * the last call, and how far into the compressed file decoding is. */
@@ -34,6 +44,6 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
-					      void *ctx);
+					      void *ctx, struct gh_gzip_stats *stats);
 
 #endif

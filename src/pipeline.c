@@ -250,6 +250,7 @@ static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 
 	if (bytes) {
 		atomic_fetch_add(&m->run->bytes_done, bytes);
+		atomic_fetch_add(&m->job->counted, bytes);
 		atomic_fetch_add(&m->added, bytes);
 	}
 	if (consumed)
@@ -268,16 +269,27 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 {
 	struct gh_backend *b = run->backend;
 	struct gzip_meter meter = { .run = run, .job = job };
+	struct gh_gzip_stats stats;
 	uint64_t start, size, discard[256];
 	int fd;
 
 	atomic_init(&meter.added, 0);
+	atomic_init(&stats.tasks, 0);
+	atomic_init(&stats.guessed, 0);
+	atomic_init(&stats.redone, 0);
 	gh_source_gzip_file(src, &fd, &start, &size);
 	switch (gh_gzip_parallel(b, *input, fd, start, size, threads,
-				 gzip_progress, &meter)) {
+				 gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
 		atomic_store(&run->gzip_engine, "gpuhist's parallel decoder");
 		gh_source_pread_end(src, size);
+		if (run->opts->verbose)
+			gh_msg("%s: gzip decoded by %d threads: %llu regions, "
+			       "%llu started at a guessed block, %llu decoded "
+			       "again", job->name, threads,
+			       (unsigned long long)atomic_load(&stats.tasks),
+			       (unsigned long long)atomic_load(&stats.guessed),
+			       (unsigned long long)atomic_load(&stats.redone));
 		return 0;
 	case GH_GZP_BACKEND:
 		gh_msg("%s: %s", job->name, b->error);
@@ -286,6 +298,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 		break;
 	}
 	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
+	atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
 	if (b->finish(b, *input, discard)) {
 		gh_msg("%s: %s", job->name, b->error);
 		*input = -1;
@@ -296,6 +309,9 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 		gh_msg("%s: %s", job->name, b->error);
 		return -1;
 	}
+	if (run->opts->verbose)
+		gh_msg("%s: the parallel gzip decoder gave up; decoding serially",
+		       job->name);
 	if (gh_source_restart(src))
 		return -1;
 	return count_sequential(run, src, job, *input);
@@ -328,7 +344,7 @@ static int count_one(struct inputs *in, struct job *job)
 		atomic_store(&run->gzip_engine, engine);
 	if (in->readers_each > 1 && !job->input->ranged &&
 	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
-	    gz_size >= GH_GZIP_PARALLEL_MIN)
+	    gz_size >= 4 * gh_gzip_region())
 		gzip_threads = in->readers_each;
 	readers = gzip_threads ? gzip_threads
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
