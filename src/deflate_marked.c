@@ -26,7 +26,7 @@ enum kind { K_LIT, K_LEN, K_EOB, K_SUB, K_BAD, K_DIST };
 #define E_EXTRA(e) ((e) >> 8 & 255)
 #define E_VAL(e) ((e) >> 16)
 
-#define LIT_BITS 10
+#define LIT_BITS 11
 #define DIST_BITS 8
 #define PRE_BITS 7
 /* Second-level entries: a symbol of a complete code longer than the primary
@@ -485,6 +485,8 @@ int gh_dm_start(struct gh_dm *dm, struct gh_dm_input *in, uint64_t bit,
 		uint64_t stop_bit)
 {
 	struct gh_dm_table *t = dm->t;
+	struct gh_dm_member_end *ends = dm->ends;
+	int cap_ends = dm->cap_ends;
 
 	if (!t) {
 		t = malloc(sizeof(*t));
@@ -494,6 +496,8 @@ int gh_dm_start(struct gh_dm *dm, struct gh_dm_input *in, uint64_t bit,
 	}
 	memset(dm, 0, sizeof(*dm));
 	dm->t = t;
+	dm->ends = ends;
+	dm->cap_ends = cap_ends;
 	dm->in = in;
 	dm->next = bit / 8 - in->base;
 	dm->out = out;
@@ -564,7 +568,15 @@ static inline void copy_back(uint16_t *dst, unsigned dist, unsigned len)
 {
 	const uint16_t *src = dst - dist;
 
-	if (dist >= 8) {                /* 16-byte steps, may write past len */
+	if (dist >= 16) {               /* 32-byte steps, may write past len */
+		uint16_t *end = dst + len;
+
+		do {
+			memcpy(dst, src, 32);
+			dst += 16;
+			src += 16;
+		} while (dst < end);
+	} else if (dist >= 8) {         /* 16-byte steps */
 		uint16_t *end = dst + len;
 
 		do {
@@ -691,8 +703,21 @@ static int huffman(struct gh_dm *dm)
 static int trailer(struct gh_dm *dm)
 {
 	unsigned b[8];
-	struct gh_dm_member_end *end = &dm->ends[dm->n_ends];
+	struct gh_dm_member_end *end;
 
+	if (dm->n_ends == dm->cap_ends) {
+		int cap = dm->cap_ends ? 2 * dm->cap_ends : 64;
+		struct gh_dm_member_end *e = realloc(dm->ends,
+						     (size_t)cap * sizeof(*e));
+
+		if (!e) {
+			dm->why = "out of memory";
+			return -1;
+		}
+		dm->ends = e;
+		dm->cap_ends = cap;
+	}
+	end = &dm->ends[dm->n_ends];
 	align_byte(dm);
 	for (int i = 0; i < 8; i++)
 		if (take(dm, 8, &b[i]))
@@ -736,6 +761,20 @@ static int after_member(struct gh_dm *dm)
 	return 0;
 }
 
+/* Whether the block at the position is one gh_dm_find_start() could
+ * propose (dynamic or stored, not the last): a decoder stops only at
+ * those, so that the next task's guess can be confirmed.  Fixed blocks
+ * (pigz writes an empty one before each flush) and last blocks are
+ * decoded on. */
+static bool startable(struct gh_dm *dm)
+{
+	if (dm->bitcnt < 3 && refill_slow(dm))
+		return true;    /* gh_dm_run() will fail at the same place */
+	unsigned head = dm->bitbuf & 7;
+
+	return head == 0 || head == 4;
+}
+
 enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 {
 	for (;;) {
@@ -752,7 +791,7 @@ enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 			dm->state = ST_BLOCK;
 			break;
 		case ST_BLOCK:
-			if (gh_dm_bit(dm) >= dm->stop_bit)
+			if (gh_dm_bit(dm) >= dm->stop_bit && startable(dm))
 				return GH_DM_STOP;
 			if (dm->pos >= dm->cap)
 				return GH_DM_FULL;
@@ -772,8 +811,6 @@ enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 				return GH_DM_ERROR;
 			break;
 		case ST_TRAILER:
-			if (dm->n_ends == GH_DM_ENDS_MAX)
-				return GH_DM_FULL;
 			if (trailer(dm))
 				return GH_DM_ERROR;
 			break;
@@ -812,7 +849,10 @@ void gh_dm_flushed(struct gh_dm *dm)
 void gh_dm_end(struct gh_dm *dm)
 {
 	free(dm->t);
+	free(dm->ends);
 	dm->t = NULL;
+	dm->ends = NULL;
+	dm->cap_ends = 0;
 }
 
 /* ---- finding a place to start ---- */
@@ -876,7 +916,7 @@ int gh_dm_find_start(struct gh_dm_input *in, uint64_t from, uint64_t to,
 		     uint64_t *bit, enum gh_dm_at *at)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	struct gh_dm dm = { .t = NULL };
+	struct gh_dm dm = { .t = NULL, .ends = NULL };
 	int found = 0;
 
 	pthread_once(&once, kraft4_init);

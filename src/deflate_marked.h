@@ -45,7 +45,6 @@ struct gh_dm_member_end {
 	uint32_t want_crc, want_size;
 };
 
-#define GH_DM_ENDS_MAX 64       /* full: GH_DM_FULL, then flush */
 
 struct gh_dm_input {
 	const unsigned char *data;      /* data[0] is file byte `base` */
@@ -79,9 +78,9 @@ struct gh_dm {
 	bool last_block;
 	uint32_t stored_left;
 	uint64_t stop_bit;              /* stop at a boundary at/after this */
-	/* members that ended since the last flush */
-	struct gh_dm_member_end ends[GH_DM_ENDS_MAX];
-	int n_ends;
+	/* members that ended since the last flush (BGZF: thousands) */
+	struct gh_dm_member_end *ends;
+	int n_ends, cap_ends;
 	const char *why;                /* the reason for GH_DM_ERROR */
 	struct gh_dm_table *t;
 };

@@ -47,10 +47,12 @@
 #include "deflate_marked.h"
 #include "gzip_parallel.h"
 
-/* Compressed bytes a task starts from (GPUHIST_GZIP_REGION sets another,
- * for tests); decoded symbols it holds (text compresses up to about 10:1,
+/* Compressed bytes a task starts from: at most REGION_BYTES, at least
+ * REGION_MIN, eight a thread where the file allows (GPUHIST_GZIP_REGION sets
+ * another, for tests); decoded symbols it holds (text compresses up to about 10:1,
  * so most tasks never flush early). */
 #define REGION_BYTES ((uint64_t)1 << 20)
+#define REGION_MIN ((uint64_t)128 << 10)
 #define OUT_SYMBOLS ((uint64_t)8 << 20)
 /* Compressed bytes read at once beyond what a task has. */
 #define READ_MORE ((uint64_t)256 << 10)
@@ -559,13 +561,24 @@ invalid:
 	return -1;
 }
 
-uint64_t gh_gzip_region(void)
+int gh_gzip_parallel_threads(const char *engine)
+{
+	return engine && !strcmp(engine, "zlib") ? 2 : 4;
+}
+
+uint64_t gh_gzip_region(uint64_t size, int threads)
 {
 	const char *env = getenv("GPUHIST_GZIP_REGION");
 	char *end;
 	unsigned long long v = env ? strtoull(env, &end, 10) : 0;
 
-	return v >= 64 && !*end ? v : REGION_BYTES;
+	if (v >= 64 && !*end)
+		return v;
+	/* Eight regions a thread at least, so that the last round of
+	 * regions is a small part of the time. */
+	uint64_t r = size / (8 * (uint64_t)(threads > 0 ? threads : 1));
+
+	return r < REGION_MIN ? REGION_MIN : r > REGION_BYTES ? REGION_BYTES : r;
 }
 
 /* Takes the next task, waiting while its slot is still in use; the
@@ -624,7 +637,8 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 {
 	struct par p = { .b = b, .input = input, .fd = fd, .start = start,
 			 .size = size, .progress = progress, .ctx = ctx,
-			 .stats = stats, .region = gh_gzip_region() };
+			 .stats = stats,
+			 .region = gh_gzip_region(size, threads) };
 	struct worker *workers;
 	pthread_t *tids;
 	int started = 0;

@@ -7,11 +7,16 @@
 
 #include "backend.h"
 
-/* Compressed bytes a task decodes: 1 MiB, or GPUHIST_GZIP_REGION (for
- * tests).  Files of fewer than four tasks' bytes are decoded serially:
- * starting threads and looking for block starts would cost more than it
- * saves. */
-uint64_t gh_gzip_region(void);
+/* Compressed bytes a task decodes in a file of `size` bytes with `threads`
+ * threads (GPUHIST_GZIP_REGION sets it, for tests).  Files of fewer than
+ * four regions are decoded serially: starting threads and looking for
+ * block starts would cost more than it saves. */
+uint64_t gh_gzip_region(uint64_t size, int threads);
+
+/* Threads from which decoding in parallel beats the serial inflater
+ * `engine` ("isa-l" or "zlib"): one core of the parallel decoder does
+ * about half of what ISA-L does, and more than zlib (bench/NOTES.md). */
+int gh_gzip_parallel_threads(const char *engine);
 
 /* What -v says of a parallel decoding. */
 struct gh_gzip_stats {

@@ -342,9 +342,10 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (engine)
 		atomic_store(&run->gzip_engine, engine);
-	if (in->readers_each > 1 && !job->input->ranged &&
+	if (in->readers_each >= gh_gzip_parallel_threads(engine) &&
+	    !job->input->ranged &&
 	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
-	    gz_size >= 4 * gh_gzip_region())
+	    gz_size >= 4 * gh_gzip_region(gz_size, in->readers_each))
 		gzip_threads = in->readers_each;
 	readers = gzip_threads ? gzip_threads
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
