@@ -36,6 +36,7 @@
  * are the sum of both parts.  No GPU, or one that fails, leaves the CPU
  * counting.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -49,6 +50,26 @@
 #include "progress.h"
 #include "report.h"
 #include "view.h"
+
+/*
+ * Descriptors 0, 1 and 2 that were closed when the program started get
+ * /dev/null, opened the wrong way round (as gnulib's stdopen does), so that
+ * no file opened later takes their place: reading a closed stdin (operand
+ * "-") still fails with EBADF, and so does writing a closed stdout.  -1 if
+ * one could not be filled.
+ */
+static int fill_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		/* The lowest free descriptor: fd itself. */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_WRONLY
+							 : O_RDONLY) != fd)
+			return -1;
+	}
+	return 0;
+}
 
 static void report_input(void *report, int index, const char *name,
 			 const uint64_t *totals, const char *messages)
@@ -109,6 +130,10 @@ int main(int argc, char **argv)
 	struct gh_view view;
 	int status = EXIT_SUCCESS;
 
+	if (fill_std_fds()) {
+		gh_msg_errno("/dev/null");
+		return EXIT_FAILURE;
+	}
 	switch (gh_mpi_parse_options(argc, argv, &opts)) {
 	case GH_PARSE_EXIT_OK:
 		return gh_close_stdout() ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -100,6 +100,12 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		gh_msg_errno("%s", name);
 		goto fail;
 	}
+	/* Open for writing only: a standard input that was closed (main.c). */
+	if ((fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY) {
+		errno = EBADF;          /* what read() would say */
+		gh_msg_errno("%s", name);
+		goto fail;
+	}
 	if (S_ISFIFO(st.st_mode))
 		widen_pipe(src->fd);
 	if (S_ISREG(st.st_mode)) {
