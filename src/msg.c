@@ -4,16 +4,20 @@
  * cleared its line.  A thread counting one of several inputs at once can
  * capture its messages instead, so that they are printed in operand order
  * with that input's result, whichever input fails first.
+ *
+ * A line is at most GH_MSG_LINE bytes.  One that would be longer (a name
+ * of thousands of characters) loses the middle of its text, where the
+ * name usually is, to "..."; its start, its end and the reason after it
+ * always come through whole.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "msg.h"
-
-#define GH_MSG_LINE 1024
 
 static void (*msg_before)(void);
 static pthread_mutex_t stderr_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -56,31 +60,74 @@ void gh_msg_print(const char *lines)
 	gh_stderr_unlock();
 }
 
-/* Prints one finished line, or adds it to this thread's capture. */
+/* Prints one finished line, or adds it to this thread's capture: whole,
+ * or, when the capture has no room left for it, printed at once. */
 static void emit(const char *line)
 {
 	if (capture_buf) {
-		size_t used = strlen(capture_buf);
+		size_t used = strlen(capture_buf), len = strlen(line);
 
-		snprintf(capture_buf + used, capture_len - used, "%s", line);
-		return;
+		if (used + len < capture_len) {
+			memcpy(capture_buf + used, line, len + 1);
+			return;
+		}
 	}
 	gh_msg_print(line);
 }
 
+/* Whether byte c continues a UTF-8 sequence, so a cut must not fall
+ * before it. */
+static int continues(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* "gpuhist: TEXT[: REASON]\n" into line; where that is too long, the
+ * middle of TEXT gives way to "...", cut between characters. */
+static void compose(char line[GH_MSG_LINE], const char *text,
+		    const char *reason)
+{
+	size_t len = strlen(text);
+	size_t fixed = sizeof(GH_PROGNAME ": ") - 1 + 2 /* "\n" and NUL */ +
+		       (reason ? strlen(reason) + 2 : 0);
+	size_t room = fixed + 64 < GH_MSG_LINE ? GH_MSG_LINE - fixed : 64;
+	size_t head = len, tail = len;
+
+	if (len > room) {
+		/* A quarter of the room for the start, the rest for the end,
+		 * which holds the name's last part and what went wrong. */
+		head = (room - 3) / 4;
+		tail = len - (room - 3 - head);
+		while (head && continues(text[head]))
+			head--;
+		while (tail < len && continues(text[tail]))
+			tail++;
+	}
+	snprintf(line, GH_MSG_LINE, "%s: %.*s%s%s%s%s\n", GH_PROGNAME,
+		 (int)head, text, head < len ? "..." : "", text + tail,
+		 reason ? ": " : "", reason ? reason : "");
+}
+
 static void vmsg(const char *fmt, va_list ap, const char *reason)
 {
-	char line[GH_MSG_LINE];
+	char line[GH_MSG_LINE], *text;
+	va_list again;
 	int n;
 
-	n = snprintf(line, sizeof(line), "%s: ", GH_PROGNAME);
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-	if (n < (int)sizeof(line) && reason)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %s", reason);
-	if (n >= (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 2;      /* cut short, still one line */
-	line[n] = '\n';
-	line[n + 1] = '\0';
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (text) {
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+		compose(line, text, reason);
+		free(text);
+	} else {                /* out of memory: the start of it, at least */
+		char start[GH_MSG_LINE / 2];
+
+		vsnprintf(start, sizeof(start), fmt, again);
+		compose(line, start, reason);
+	}
+	va_end(again);
 	emit(line);
 }
 

@@ -15,8 +15,13 @@ void gh_msg_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * it runs under the stderr lock. */
 void gh_msg_set_before(void (*before)(void));
 
-/* From now on, this thread's messages are appended to buf (cut short when
- * it is full) instead of printed; NULL prints them again. */
+/* Longest message line, newline included: a longer one has the middle of
+ * its text (the name, usually) shortened to "...", never its reason. */
+#define GH_MSG_LINE 4096
+
+/* From now on, this thread's messages are appended to buf instead of
+ * printed, each line whole (one that no longer fits is printed at once);
+ * NULL prints them again. */
 void gh_msg_capture(char *buf, size_t len);
 
 /* Prints captured lines (as they are, each ending in a newline). */

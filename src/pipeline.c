@@ -51,7 +51,7 @@ struct job {
 	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
-	char messages[1024];                /* its messages, printed in order */
+	char messages[2 * GH_MSG_LINE];     /* its messages, printed in order */
 };
 
 /* All inputs of the run: shared by the workers and the reporter. */
