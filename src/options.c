@@ -1,4 +1,5 @@
 /* options.c - getopt_long parsing, --help text, usage errors (exit 2) */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -66,11 +67,12 @@ static void print_help(void)
 "      --device=N         the CUDA device to use (default 0)\n"
 "      --devices=LIST|all count on several devices at once; LIST is\n"
 "                         comma-separated device numbers (e.g. 0,1)\n"
-"      --chunk-size=SIZE  bytes per chunk; suffixes k, M, G (max 2G;\n"
-"                         default 4M on the GPU, 1M on the CPU)\n"
+"      --chunk-size=SIZE  bytes per chunk (max 2G; default 4M on the GPU,\n"
+"                         1M on the CPU); k, M, G and KiB, MiB, GiB are\n"
+"                         powers of 1024, kB, MB, GB powers of 1000\n"
 "      --streams=N        CUDA streams in flight (GPU backend; default 2)\n"
 "      --threads=N        operands at once, readers and counting threads\n"
-"                         (default: all cores)\n"
+"                         (default, or 0: all cores)\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version (with -v: CUDA and devices)\n"
@@ -131,11 +133,14 @@ static int parse_devices(const char *arg, struct gh_options *opts)
 	return 0;
 }
 
-/* "64k", "16M", "1G", "4096": binary multiples; 0 when malformed. */
+/* "4096", "64k", "16M", "1G", as coreutils reads them: k, M or G (either
+ * case) alone or with iB are powers of 1024 (16M = 16MiB = 16777216), with
+ * B powers of 1000 (16MB = 16000000); 0 when malformed. */
 static uint64_t parse_size(const char *arg)
 {
-	unsigned long long v;
-	unsigned shift = 0;
+	static const char prefixes[] = "kmg";
+	unsigned long long v, base;
+	const char *prefix;
 	char *end;
 
 	if (*arg < '0' || *arg > '9')
@@ -144,19 +149,24 @@ static uint64_t parse_size(const char *arg)
 	v = strtoull(arg, &end, 10);
 	if (errno)
 		return 0;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
+	if (!*end)
+		return v;
+	prefix = strchr(prefixes, tolower((unsigned char)*end));
+	if (!prefix)
+		return 0;
+	end++;
+	if (!*end || !strcmp(end, "iB"))
+		base = 1024;
+	else if (!strcmp(end, "B"))
+		base = 1000;
+	else
+		return 0;
+	for (const char *p = prefixes; p <= prefix; p++) {
+		if (v > ULLONG_MAX / base)
+			return 0;       /* would wrap to a small, valid size */
+		v *= base;
 	}
-	if (v > ULLONG_MAX >> shift)
-		return 0;               /* would wrap to a small, valid size */
-	v <<= shift;
-	if (*end == 'i' && end[1] == 'B')
-		end += 2;
-	else if (*end == 'B')
-		end++;
-	return *end ? 0 : v;
+	return v;
 }
 
 static int set_view(struct gh_options *opts, enum gh_view_kind view,
@@ -311,9 +321,9 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			opts->streams = (int)n;
 			break;
 		case OPT_THREADS:
-			n = parse_int(optarg, 1, 1024);
+			n = parse_int(optarg, 0, 1024);     /* 0: all cores */
 			if (n < 0) {
-				gh_msg("invalid count '%s' for --threads (expected 1..1024)",
+				gh_msg("invalid count '%s' for --threads (expected 0..1024)",
 				       optarg);
 				return usage_error();
 			}

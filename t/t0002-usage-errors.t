@@ -21,7 +21,7 @@ usage() {
 	fi
 }
 
-plan 27
+plan 32
 
 usage "unknown long option" "unrecognized option '--bogus'" --bogus
 usage "unknown short option" "invalid option -- 'q'" -q
@@ -43,7 +43,16 @@ usage "--chunk-size over 2G" "invalid size '3G' for --chunk-size" \
 	--chunk-size=3G
 usage "--chunk-size that would wrap around" \
 	"invalid size '17179869185G' for --chunk-size" --chunk-size=17179869185G
-usage "--threads=0" "invalid count '0' for --threads" --threads=0
+usage "--chunk-size=1iB (iB with no k, M or G)" \
+	"invalid size '1iB' for --chunk-size" --chunk-size=1iB
+usage "--chunk-size=1B (B with no k, M or G)" \
+	"invalid size '1B' for --chunk-size" --chunk-size=1B
+usage "--chunk-size=4kb" "invalid size '4kb' for --chunk-size" --chunk-size=4kb
+usage "--chunk-size=3GB, over 2G in powers of 1000 too" \
+	"invalid size '3GB' for --chunk-size" --chunk-size=3GB
+usage "--threads=-1" "invalid count '-1' for --threads" --threads=-1
+usage "--threads=1025" "invalid count '1025' for --threads \\(expected 0\\.\\.1024\\)" \
+	--threads=1025
 usage "--streams=0" "invalid count '0' for --streams" --streams=0
 usage "--device=-1" "invalid device '-1' for --device" --device=-1
 usage "--devices= (empty)" "invalid list '' for --devices" --devices=
