@@ -349,6 +349,11 @@ static int count_one(struct inputs *in, struct job *job)
 		gzip_threads = in->readers_each;
 	readers = gzip_threads ? gzip_threads
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
+	const char *undecoded = gh_source_undecoded(src);
+
+	if (undecoded && (!job->input->ranged || !job->input->start))
+		gh_msg("%s: looks like %s data, counted as it is; decode it first with %s -dc",
+		       job->name, undecoded, undecoded);
 	input = b->begin(b, readers);
 	if (input < 0) {
 		gh_msg("%s: %s", job->name, b->error);

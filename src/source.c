@@ -4,6 +4,9 @@
  * alike, so the bytes read to decide are kept and handed on: to the chunk
  * for plain input, to the decoder for gzip.  Memory is this struct and the
  * decoder's buffers, whatever the input's size.
+ *
+ * zstd, xz and bzip2 are recognised too, by up to six bytes, but not
+ * decoded: the caller warns that they are counted as they are.
  */
 #define _GNU_SOURCE             /* F_SETPIPE_SZ */
 #include <errno.h>
@@ -25,8 +28,10 @@ struct gh_source {
 	bool regular;               /* a regular file: pread() works */
 	off_t start;                /* where the input began in the file */
 	uint64_t consumed;          /* raw bytes read (plain input) */
-	unsigned char peek[2];      /* bytes read while looking for gzip */
+	unsigned char peek[6];      /* bytes read while looking for gzip (2),
+				     * zstd, xz or bzip2 (up to 6) */
 	unsigned peek_len;
+	const char *undecoded;      /* which of those, counted as it is */
 	bool eof;                   /* read() has said end of file */
 	struct gh_gunzip *gz;       /* NULL for plain input */
 };
@@ -75,6 +80,19 @@ static void widen_pipe(int fd)
 #endif
 }
 
+/* The compressed format, among those not decoded here, that an input
+ * beginning with the len bytes at p is in; NULL for none. */
+static const char *undecoded_format(const unsigned char *p, unsigned len)
+{
+	if (len >= 4 && !memcmp(p, "\x28\xb5\x2f\xfd", 4))
+		return "zstd";
+	if (len >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6))
+		return "xz";
+	if (len >= 4 && !memcmp(p, "BZh", 3) && p[3] >= '1' && p[3] <= '9')
+		return "bzip2";
+	return NULL;
+}
+
 /* Takes over reading fd (closed by gh_source_close() when owns_fd). */
 static struct gh_source *start(const char *name, int fd, bool owns_fd,
 			       bool raw)
@@ -115,7 +133,7 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
-	n = read_upto(fd, src->peek, raw ? 0 : sizeof(src->peek), -1, &src->eof);
+	n = read_upto(fd, src->peek, raw ? 0 : 2, -1, &src->eof);
 	if (n < 0) {
 		gh_msg_errno("%s: read error", name);
 		goto fail;
@@ -129,6 +147,17 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 			goto fail;
 		}
 		src->peek_len = 0;
+	}
+	if (!src->gz && n == 2 && !src->eof) {
+		n = read_upto(fd, src->peek + 2, sizeof(src->peek) - 2, -1,
+			      &src->eof);
+		if (n < 0) {
+			gh_msg_errno("%s: read error", name);
+			goto fail;
+		}
+		src->peek_len += (unsigned)n;
+		src->consumed += (uint64_t)n;
+		src->undecoded = undecoded_format(src->peek, src->peek_len);
 	}
 	return src;
 fail:
@@ -250,6 +279,11 @@ int gh_source_restart(struct gh_source *src)
 		return -1;
 	}
 	return 0;
+}
+
+const char *gh_source_undecoded(const struct gh_source *src)
+{
+	return src->undecoded;
 }
 
 int gh_source_close(struct gh_source *src)

@@ -43,6 +43,10 @@ uint64_t gh_source_size(const struct gh_source *src);
 uint64_t gh_source_consumed(const struct gh_source *src);
 /* "isa-l" or "zlib" for gzip input, NULL for plain input. */
 const char *gh_source_gzip_engine(const struct gh_source *src);
+/* "zstd", "xz" or "bzip2" when a plain input's first bytes are that
+ * format's magic: it is counted as it is, not decoded; else NULL (always
+ * with raw). */
+const char *gh_source_undecoded(const struct gh_source *src);
 
 /* Whether the input is gzip in a regular file, which gzip_parallel.c can
  * decode with several threads: its descriptor, where the gzip data begins
