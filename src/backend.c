@@ -33,8 +33,10 @@ struct gh_backend *gh_backend_choose(const struct gh_options *opts,
 }
 
 #ifndef HAVE_CUDA
-int gh_gpu_device_count(void)
+int gh_gpu_device_count(char *why, size_t why_len)
 {
+	if (why)
+		snprintf(why, why_len, "this gpuhist was built without CUDA");
 	return 0;
 }
 
@@ -42,7 +44,7 @@ struct gh_backend *gh_backend_gpu_open(const struct gh_options *opts,
 				       char *why, size_t why_len)
 {
 	(void)opts;
-	snprintf(why, why_len, "this gpuhist was built without CUDA");
+	gh_gpu_device_count(why, why_len);
 	return NULL;
 }
 #endif

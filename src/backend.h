@@ -81,8 +81,11 @@ struct gh_backend *gh_backend_auto_open(const struct gh_options *opts,
  * within one second for the CPU to free a chunk: the CPU is behind. */
 #define GH_AUTO_BEHIND_SECS 0.010
 
-/* How many CUDA devices are usable here (0 without CUDA or a driver). */
-int gh_gpu_device_count(void);
+/* How many CUDA devices are usable here.  With none, why (unless NULL)
+ * says why: built without CUDA, no driver, or CUDA's own reason.  It is
+ * the one wording of that, which --backend=gpu, auto's -v and
+ * --version -v all print. */
+int gh_gpu_device_count(char *why, size_t why_len);
 
 /*
  * The backend that --backend asks for.  For "auto": on regular files of

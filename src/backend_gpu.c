@@ -381,17 +381,10 @@ static int ring_setup(struct gpu_backend *gb, char *why, size_t why_len)
 static int list_devices(struct gpu_backend *gb, const struct gh_options *opts,
 			char *why, size_t why_len)
 {
-	int n_found = 0, n;
-	cudaError_t err = cudaGetDeviceCount(&n_found);
+	int n_found = gh_gpu_device_count(why, why_len), n;
 
-	if (err != cudaSuccess) {
-		int driver = 0;
-
-		cudaDriverGetVersion(&driver);
-		snprintf(why, why_len, "%s", driver ? cudaGetErrorString(err)
-			 : "no CUDA driver is installed");
+	if (!n_found)
 		return -1;
-	}
 	n = opts->all_devices ? n_found : opts->n_devices ? opts->n_devices : 1;
 	if (n > GH_DEVICES_MAX)
 		n = GH_DEVICES_MAX;
@@ -484,27 +477,35 @@ fail:
 	return NULL;
 }
 
-int gh_gpu_device_count(void)
+int gh_gpu_device_count(char *why, size_t why_len)
 {
-	int n = 0;
+	int n = 0, driver = 0;
+	cudaError_t err = cudaGetDeviceCount(&n);
 
-	return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+	if (err == cudaSuccess && n > 0)
+		return n;
+	if (why) {
+		/* Without a driver, CUDA's own words ("CUDA driver version is
+		 * insufficient for CUDA runtime version") mislead. */
+		cudaDriverGetVersion(&driver);
+		snprintf(why, why_len, "%s",
+			 !driver ? "no CUDA driver is installed"
+			 : err != cudaSuccess ? cudaGetErrorString(err)
+			 : "no CUDA device is visible");
+	}
+	return 0;
 }
 
-void gh_gpu_print_versions(void)
+void gh_gpu_print_versions(int n)
 {
-	int runtime = 0, driver = 0, n = 0;
-	cudaError_t err;
+	int runtime = 0, driver = 0;
 
 	cudaRuntimeGetVersion(&runtime);
 	cudaDriverGetVersion(&driver);
-	printf("CUDA runtime %d.%d, driver %d.%d\n", runtime / 1000,
-	       runtime % 1000 / 10, driver / 1000, driver % 1000 / 10);
-	err = cudaGetDeviceCount(&n);
-	if (err != cudaSuccess) {
-		printf("no usable CUDA device: %s\n", cudaGetErrorString(err));
-		return;
-	}
+	printf("CUDA runtime %d.%d", runtime / 1000, runtime % 1000 / 10);
+	if (driver)
+		printf(", driver %d.%d", driver / 1000, driver % 1000 / 10);
+	putchar('\n');
 	for (int i = 0; i < n; i++) {
 		struct cudaDeviceProp prop;
 

@@ -309,7 +309,7 @@ static int open_backends(struct rank_run *rr, int k)
 
 	if (opts->backend != GH_BACKEND_CPU && !opts->n_devices &&
 	    !opts->all_devices) {
-		int local = node_rank(), n = gh_gpu_device_count();
+		int local = node_rank(), n = gh_gpu_device_count(NULL, 0);
 
 		if (n > 0) {
 			opts->devices[0] = local % n;

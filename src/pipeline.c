@@ -572,12 +572,14 @@ void gh_run_summary(const struct gh_run *run, const char *who)
 	if (run->backend->settle)
 		run->backend->settle(run->backend, false);
 
-	gh_msg("%s%s, started in %.3f s", who, run->backend->detail,
-	       run->backend_ready - run->progress.start);
+	/* The start-up is the backend's as a whole, so it goes with the
+	 * figures, not after a detail that may end in "no GPU was started". */
+	gh_msg("%s%s", who, run->backend->detail);
 	if (engine)
 		gh_msg("%sgzip decoded with %s", who, engine);
-	gh_msg("%s%llu bytes in %.3f s, %.2f GB/s; after start-up %.3f s, %.2f GB/s",
+	gh_msg("%s%llu bytes in %.3f s, %.2f GB/s; backend start-up %.3f s; after start-up %.3f s, %.2f GB/s",
 	       who, (unsigned long long)bytes, secs,
-	       secs > 0 ? (double)bytes / secs / 1e9 : 0.0, streaming,
+	       secs > 0 ? (double)bytes / secs / 1e9 : 0.0,
+	       run->backend_ready - run->progress.start, streaming,
 	       streaming > 0 ? (double)bytes / streaming / 1e9 : 0.0);
 }

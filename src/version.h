@@ -6,8 +6,9 @@
 void gh_print_version(int verbose);
 
 #ifdef HAVE_CUDA
-/* Lines about the CUDA runtime, driver and devices (backend_gpu.c). */
-void gh_gpu_print_versions(void);
+/* Lines about the CUDA runtime and driver (when there is one) and each of
+ * the n usable devices (backend_gpu.c). */
+void gh_gpu_print_versions(int n);
 #endif
 
 #endif

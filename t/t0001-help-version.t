@@ -34,4 +34,5 @@ run_gh --version -v
 is "--version -v exits 0 and starts with the version line" \
 	"$rc:$(head -1 "$TMP/out")" "0:$version"
 like "--version -v adds the CUDA runtime (or says there is none)" \
-	"$(cat "$TMP/out")" '^(CUDA runtime [0-9]+\.[0-9]+|built without CUDA)'
+	"$(cat "$TMP/out")" \
+	'^(CUDA runtime [0-9]+\.[0-9]+|GPU backend unusable: this gpuhist was built without CUDA$)'
