@@ -54,6 +54,7 @@
 #define REGION_BYTES ((uint64_t)1 << 20)
 #define REGION_MIN ((uint64_t)128 << 10)
 #define OUT_SYMBOLS ((uint64_t)8 << 20)
+#define OUT_SYMBOLS_FIRST ((uint64_t)512 << 10)     /* doubled as needed */
 /* Compressed bytes read at once beyond what a task has. */
 #define READ_MORE ((uint64_t)256 << 10)
 /* Start candidates a task tries before it waits to decode for sure. */
@@ -113,6 +114,7 @@ struct worker {
 	unsigned char *buf;             /* compressed bytes of its task */
 	uint64_t buf_cap;
 	uint16_t *out;
+	uint64_t out_cap;               /* symbols out[] holds (plus slack) */
 	struct gh_chunk *chunk;         /* being filled, or NULL */
 	uint64_t chunk_fill;
 	uint64_t bytes;                 /* decoded bytes not yet reported */
@@ -441,6 +443,35 @@ static void fill_markers(uint16_t *out)
 		out[k] = (uint16_t)(256 + k);
 }
 
+/* Doubles the output buffer of a decoder that filled it, up to
+ * OUT_SYMBOLS; false when it is that big already (or memory is short). */
+static bool grow_output(struct worker *w)
+{
+	uint64_t cap = 2 * w->out_cap;
+	uint16_t *out;
+
+	if (cap > OUT_SYMBOLS)
+		return false;
+	out = realloc(w->out, (cap + GH_DM_SLACK) * sizeof(*out));
+	if (!out)
+		return false;
+	w->out = out;
+	w->out_cap = cap;
+	w->dm.out = out;
+	w->dm.cap = cap;
+	return true;
+}
+
+/* Decodes on while the output fills a buffer that can still grow. */
+static enum gh_dm_status decode_on(struct worker *w)
+{
+	enum gh_dm_status st;
+
+	while ((st = gh_dm_run(&w->dm)) == GH_DM_FULL && grow_output(w))
+		;
+	return st;
+}
+
 /*
  * Decodes from a start not confirmed yet.  Returns the status it reached
  * (GH_DM_STOP or GH_DM_END, or GH_DM_FULL with output waiting for the
@@ -455,9 +486,9 @@ static enum gh_dm_status guess(struct worker *w, uint64_t from, uint64_t to,
 			break;
 		fill_markers(w->out);
 		if (gh_dm_start(&w->dm, &w->in, *cand, *cand_at, w->out,
-				OUT_SYMBOLS, 0, to))
+				w->out_cap, 0, to))
 			break;
-		enum gh_dm_status st = gh_dm_run(&w->dm);
+		enum gh_dm_status st = decode_on(w);
 
 		if (st != GH_DM_ERROR)
 			return st;
@@ -510,10 +541,10 @@ static int run_task(struct worker *w, uint64_t i)
 	/* Decode for sure, from where the previous task stopped. */
 	for (unsigned k = 0; k < GH_WINDOW; k++)
 		w->out[k] = win[k];
-	if (gh_dm_start(&w->dm, &w->in, cand, cand_at, w->out, OUT_SYMBOLS,
+	if (gh_dm_start(&w->dm, &w->in, cand, cand_at, w->out, w->out_cap,
 			GH_WINDOW - member_out, stop))
 		goto invalid;
-	st = gh_dm_run(&w->dm);
+	st = decode_on(w);
 confirmed:
 	bad_below = (unsigned)(GH_WINDOW - member_out);
 	memcpy(w->map + 256, win, GH_WINDOW);
@@ -528,7 +559,7 @@ confirmed:
 		for (unsigned k = 0; k < GH_WINDOW; k++)
 			w->dm.out[k] = w->kept[k];
 		bad_below = 0;
-		st = gh_dm_run(&w->dm);
+		st = decode_on(w);
 	}
 	if (st == GH_DM_ERROR)
 		goto invalid;
@@ -660,7 +691,8 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 		workers[k].p = &p;
 		for (unsigned v = 0; v < 256; v++)
 			workers[k].map[v] = (unsigned char)v;
-		workers[k].out = malloc((OUT_SYMBOLS + GH_DM_SLACK) *
+		workers[k].out_cap = OUT_SYMBOLS_FIRST;
+		workers[k].out = malloc((OUT_SYMBOLS_FIRST + GH_DM_SLACK) *
 					sizeof(uint16_t));
 		if (!workers[k].out)
 			goto out;

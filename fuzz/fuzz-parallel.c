@@ -1,0 +1,144 @@
+/* fuzz-parallel.c - libFuzzer harness: the parallel gzip decoder against zlib
+ *
+ * Arbitrary bytes that begin as gzip does (1f 8b) go into a memfd and
+ * through gh_gzip_parallel() (gzip_parallel.c, deflate_marked.c) into the
+ * real CPU backend, with regions of a few bytes to a few KiB so that a case
+ * has many tasks, each guessing a block start and confirming it.  The
+ * reference shares none of that code: zlib decodes the whole stream at
+ * once (windowBits 31, member after member, then zero bytes or nothing, as
+ * gunzip.c rules), counted one byte at a time.  Where zlib succeeds the
+ * parallel decoder must finish with the same 256 totals; where zlib fails
+ * it must give up (GH_GZP_SERIAL: the serial decoder then gives the
+ * verdict) and never report a count.  A disagreement aborts.
+ *
+ * The first byte of a case chooses: bits 0-2 the region size, bits 3-4 the
+ * threads, bits 5-7 the CPU backend's chunk size; the rest is the stream.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "backend.h"
+#include "count.h"
+#include "gzip_parallel.h"
+#include "options.h"
+
+static const char *const regions[8] = { "64", "97", "128", "200", "301",
+					 "1024", "4096", "65536" };
+static const int thread_counts[4] = { 2, 3, 4, 8 };
+/* Chunks small enough that a case fills many (big ones only cost time). */
+static const uint64_t chunk_sizes[8] = { 61, 64, 1000, 4093, 4096, 65537,
+					 100000, 262144 };
+
+/* The CPU backend asks options.c how many readers an input may have;
+ * options.c itself would bring in the GPU backend (its --version). */
+int gh_options_readers(const struct gh_options *opts)
+{
+	return opts->threads;
+}
+
+static void disagree(const char *what)
+{
+	fprintf(stderr, "fuzz-parallel: %s\n", what);
+	abort();
+}
+
+/* zlib over the whole stream; 0 and the totals, or -1 where it fails. */
+static int reference(const unsigned char *p, size_t len, uint64_t *totals)
+{
+	static unsigned char out[1 << 16];
+	z_stream zs;
+	size_t pos = 0;
+	int z, ret = 0;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 16) != Z_OK)
+		disagree("reference: inflateInit2 failed");
+	for (;;) {
+		zs.next_in = (unsigned char *)p + pos;
+		zs.avail_in = (uInt)(len - pos);
+		do {
+			zs.next_out = out;
+			zs.avail_out = sizeof(out);
+			z = inflate(&zs, Z_NO_FLUSH);
+			gh_count_bytes_simple(out, sizeof(out) - zs.avail_out,
+					      totals);
+		} while (z == Z_OK);
+		if (z != Z_STREAM_END) {
+			ret = -1;
+			break;
+		}
+		pos = len - zs.avail_in;
+		if (len - pos >= 2 && p[pos] == 0x1f && p[pos + 1] == 0x8b) {
+			if (inflateReset(&zs) != Z_OK)
+				disagree("reference: inflateReset failed");
+			continue;
+		}
+		while (pos < len && p[pos] == 0)
+			pos++;
+		ret = pos == len ? 0 : -1;
+		break;
+	}
+	inflateEnd(&zs);
+	return ret;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t want[256] = { 0 }, got[256];
+	struct gh_options opts;
+	struct gh_gzip_stats stats;
+	struct gh_backend *b;
+	char why[256];
+	int fd, input, threads, want_ret;
+	enum gh_gzip_parallel_result res;
+
+	if (size < 3 || data[1] != 0x1f || data[2] != 0x8b)
+		return 0;
+	const unsigned char *p = data + 1;
+	size_t len = size - 1;
+
+	setenv("GPUHIST_GZIP_REGION", regions[data[0] & 7], 1);
+	threads = thread_counts[(data[0] >> 3) & 3];
+	memset(&opts, 0, sizeof(opts));
+	opts.threads = threads;
+	opts.chunk_bytes = chunk_sizes[data[0] >> 5];
+	b = gh_backend_cpu_open(&opts, why, sizeof(why));
+	if (!b)
+		disagree(why);
+	fd = memfd_create("fuzz-parallel", MFD_CLOEXEC);
+	if (fd < 0 || write(fd, p, len) != (ssize_t)len)
+		disagree("cannot fill the memfd");
+
+	want_ret = reference(p, len, want);
+	atomic_init(&stats.tasks, 0);
+	atomic_init(&stats.guessed, 0);
+	atomic_init(&stats.redone, 0);
+	input = b->begin(b, threads);
+	if (input < 0)
+		disagree(b->error);
+	res = gh_gzip_parallel(b, input, fd, 0, len, threads, NULL, NULL,
+			       &stats);
+	if (b->finish(b, input, got))
+		disagree(b->error);
+	if (res == GH_GZP_BACKEND)
+		disagree("the backend failed");
+	if (want_ret < 0 && res == GH_GZP_DONE)
+		disagree("the parallel decoder took a stream zlib rejects");
+	if (want_ret == 0 && res != GH_GZP_DONE)
+		disagree("the parallel decoder gave up on a stream zlib takes");
+	if (res == GH_GZP_DONE && memcmp(got, want, sizeof(got)))
+		disagree("the totals differ");
+	if (atomic_load(&stats.guessed) + atomic_load(&stats.redone) >=
+	    atomic_load(&stats.tasks) && atomic_load(&stats.tasks) > 0)
+		disagree("more regions started than there are after the first");
+	close(fd);
+	b->destroy(b);
+	return 0;
+}
