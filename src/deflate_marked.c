@@ -912,6 +912,36 @@ static int try_header(struct gh_dm_input *in, struct gh_dm *dm,
 	return read_block_header(dm);
 }
 
+/* The first gzip member header (1f 8b 08, no reserved flag) at a byte of
+ * [from, to) bits, as a bit position; UINT64_MAX when there is none. */
+static uint64_t next_member(const struct gh_dm_input *in, uint64_t from,
+			    uint64_t to)
+{
+	uint64_t at = (from + 7) / 8, end = (to + 7) / 8;
+
+	while (at < end) {
+		const unsigned char *d = in->data + (at - in->base);
+		const unsigned char *hit = memchr(d, 0x1f, end - at);
+
+		if (!hit)
+			break;
+		at += (uint64_t)(hit - d);
+		uint64_t v = peek_bits(in, at * 8);
+
+		if ((v & 0xffffff) == 0x088b1f && !((v >> 24) & FRESERVED))
+			return at * 8;
+		at++;
+	}
+	return UINT64_MAX;
+}
+
+/*
+ * Candidates are tested 44 bit positions at a time: one 57-bit load holds
+ * the 13 header bits of each, and masks pick the positions whose bits say
+ * "dynamic block, not the last, at most 286 and 30 codes" (about one in
+ * ten) or "stored block, not the last"; only those are looked at further,
+ * cheapest test first.
+ */
 int gh_dm_find_start(struct gh_dm_input *in, uint64_t from, uint64_t to,
 		     uint64_t *bit, enum gh_dm_at *at)
 {
@@ -920,41 +950,51 @@ int gh_dm_find_start(struct gh_dm_input *in, uint64_t from, uint64_t to,
 	int found = 0;
 
 	pthread_once(&once, kraft4_init);
-
 	/* The headers looked at may run some way past `to`. */
 	while (!in->at_eof && (in->base + in->len) * 8 < to + 8 * 4096)
 		if (in->more(in->ctx, in))
 			return -1;
 	if ((in->base + in->len) * 8 < to)
 		to = (in->base + in->len) * 8;
-	for (uint64_t q = from; q < to && !found; q++) {
-		uint64_t v = peek_bits(in, q);
+	uint64_t member = next_member(in, from, to);
 
-		if (q % 8 == 0 && (v & 0xffffff) == 0x088b1f &&
-		    !((v >> 24) & FRESERVED) &&
-		    !try_header(in, &dm, q, GH_DM_AT_MEMBER)) {
-			*at = GH_DM_AT_MEMBER;
-			found = 1;
-		} else if ((v & 7) == 0) {
-			/* stored, not last: LEN and NLEN at the next byte */
-			uint64_t lenbit = (q + 3 + 7) / 8 * 8;
-			uint64_t w = peek_bits(in, lenbit);
+	for (uint64_t q0 = from; q0 < to && !found; q0 += 44) {
+		uint64_t v = peek_bits(in, q0);
+		uint64_t span = to - q0 < 44 ? to - q0 : 44;
+		uint64_t live = (1ull << span) - 1;
+		uint64_t dyn = ~v & ~(v >> 1) & (v >> 2) &
+			       ~((v >> 4) & (v >> 5) & (v >> 6) & (v >> 7)) &
+			       ~((v >> 9) & (v >> 10) & (v >> 11) & (v >> 12)) & live;
+		uint64_t sto = ~v & ~(v >> 1) & ~(v >> 2) & live;
+		uint64_t mem = member < q0 + span ? 1ull << (member - q0) : 0;
 
-			if (lenbit - q <= 10 &&
-			    ((w ^ (w >> 16)) & 0xffff) == 0xffff &&
-			    !try_header(in, &dm, q, GH_DM_AT_BLOCK)) {
+		for (uint64_t m = dyn | sto | mem; m && !found; m &= m - 1) {
+			unsigned k = (unsigned)__builtin_ctzll(m);
+			uint64_t q = q0 + k;
+
+			if (mem >> k & 1) {
+				if (!try_header(in, &dm, q, GH_DM_AT_MEMBER)) {
+					*at = GH_DM_AT_MEMBER;
+					found = 1;
+				} else {
+					member = next_member(in, q + 8, to);
+				}
+			} else if (sto >> k & 1) {
+				uint64_t w = peek_bits(in, (q + 3 + 7) / 8 * 8);
+
+				if (((w ^ (w >> 16)) & 0xffff) == 0xffff &&
+				    !try_header(in, &dm, q, GH_DM_AT_BLOCK)) {
+					*at = GH_DM_AT_BLOCK;
+					found = 1;
+				}
+			} else if (precode_complete(in, q, (unsigned)((v >> (k + 13)) & 15) + 4) &&
+				   !try_header(in, &dm, q, GH_DM_AT_BLOCK)) {
 				*at = GH_DM_AT_BLOCK;
 				found = 1;
 			}
-		} else if ((v & 7) == 4 && ((v >> 3) & 31) <= 29 &&
-			   ((v >> 8) & 31) <= 29 &&
-			   precode_complete(in, q, (unsigned)((v >> 13) & 15) + 4) &&
-			   !try_header(in, &dm, q, GH_DM_AT_BLOCK)) {
-			*at = GH_DM_AT_BLOCK;
-			found = 1;
+			if (found)
+				*bit = q;
 		}
-		if (found)
-			*bit = q;
 	}
 	gh_dm_end(&dm);
 	return found;
