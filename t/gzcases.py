@@ -58,8 +58,8 @@ def write(name, blob):
 
 
 t = text(600000, 1)
-write("level1", member(t, 1))
-write("level9", member(t, 9))
+for level in range(1, 10):
+    write("level%d" % level, member(t, level))
 write("stored", member(t, 0))                           # stored blocks only
 write("fixed", member(t, 6, zlib.Z_FIXED))              # fixed Huffman only
 write("huffman-only", member(t, 6, zlib.Z_HUFFMAN_ONLY))
