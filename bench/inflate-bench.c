@@ -80,30 +80,6 @@ static void check_crc(struct result *r, uint64_t at, const unsigned char *p,
 		r->crc = crc_of(r->crc, p, r->check - at < n ? r->check - at : n);
 }
 
-/* A copy of gzip_parallel.c's resolve() (keep them the same, so that this
- * measures what a task runs): a symbol below 256 is the byte, 256 + k byte
- * k of the window; runs with no markers are only narrowed. */
-static void resolve(const uint16_t *sym, uint64_t n, const unsigned char *map,
-		    unsigned char *dst)
-{
-	uint64_t i = 0;
-
-	for (; i + 64 <= n; i += 64) {
-		uint16_t any = 0;
-
-		for (int k = 0; k < 64; k++)
-			any |= sym[i + k];
-		if (any < 256)
-			for (int k = 0; k < 64; k++)
-				dst[i + k] = (unsigned char)sym[i + k];
-		else
-			for (int k = 0; k < 64; k++)
-				dst[i + k] = map[sym[i + k]];
-	}
-	for (; i < n; i++)
-		dst[i] = map[sym[i]];
-}
-
 struct bufs {
 	uint16_t *sym;          /* OUT_SYMBOLS + GH_DM_SLACK symbols */
 	unsigned char *bytes;   /* OUT_SYMBOLS bytes */
@@ -144,7 +120,7 @@ static struct result marked(const unsigned char *gz, uint64_t len,
 		uint64_t n = dm.pos - GH_WINDOW;
 
 		if (resolve_too || check) {
-			resolve(dm.out + GH_WINDOW, n, b->map, b->bytes);
+			gh_dm_resolve(dm.out + GH_WINDOW, n, b->map, b->bytes);
 			if (resolve_too)
 				crc = crc_of(crc, b->bytes, n);
 			check_crc(&r, r.bytes, b->bytes, n);

@@ -855,6 +855,27 @@ void gh_dm_end(struct gh_dm *dm)
 	dm->cap_ends = 0;
 }
 
+void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
+		   const unsigned char *restrict map, unsigned char *restrict dst)
+{
+	uint64_t i = 0;
+
+	for (; i + 64 <= n; i += 64) {
+		uint16_t any = 0;
+
+		for (int k = 0; k < 64; k++)
+			any |= sym[i + k];
+		if (any < 256)
+			for (int k = 0; k < 64; k++)
+				dst[i + k] = (unsigned char)sym[i + k];
+		else
+			for (int k = 0; k < 64; k++)
+				dst[i + k] = map[sym[i + k]];
+	}
+	for (; i < n; i++)
+		dst[i] = map[sym[i]];
+}
+
 /* ---- finding a place to start ---- */
 
 /* Bits [bit, bit + 57) of the input, from data that covers them. */

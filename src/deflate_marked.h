@@ -112,6 +112,14 @@ void gh_dm_flushed(struct gh_dm *dm);
 void gh_dm_end(struct gh_dm *dm);
 
 /*
+ * Resolves n symbols into bytes at dst through map (256 + GH_WINDOW
+ * entries: map[v] = v below 256, then the window's bytes).  Runs with no
+ * window marks are only narrowed, which compilers vectorise.
+ */
+void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
+		   const unsigned char *restrict map, unsigned char *restrict dst);
+
+/*
  * Looks for a place to start decoding in file bits [from, to): a dynamic
  * or stored block header (not the last block), or a gzip member header,
  * whose header is well-formed and whose first block decodes without error

@@ -205,33 +205,6 @@ static int submit_chunk(struct worker *w)
 	return 0;
 }
 
-/*
- * Resolves n symbols into bytes at dst through map: a value below 256 is
- * the byte, 256 + k byte k of the window (map[256 + k]).  Runs without
- * markers (most of them, past a task's first few hundred KiB) are only
- * narrowed, which the compiler vectorises.
- */
-static void resolve(const uint16_t *sym, uint64_t n, const unsigned char *map,
-		    unsigned char *dst)
-{
-	uint64_t i = 0;
-
-	for (; i + 64 <= n; i += 64) {
-		uint16_t any = 0;
-
-		for (int k = 0; k < 64; k++)
-			any |= sym[i + k];
-		if (any < 256)
-			for (int k = 0; k < 64; k++)
-				dst[i + k] = (unsigned char)sym[i + k];
-		else
-			for (int k = 0; k < 64; k++)
-				dst[i + k] = map[sym[i + k]];
-	}
-	for (; i < n; i++)
-		dst[i] = map[sym[i]];
-}
-
 /* Whether a symbol names one of the first `below` window bytes: bytes from
  * before the member began, which zlib calls too far back. */
 static bool refers_below(const uint16_t *sym, uint64_t n, unsigned below)
@@ -290,7 +263,7 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 
 			if (bad_below && refers_below(dm->out + at, n, bad_below))
 				return 1;
-			resolve(dm->out + at, n, w->map, dst);
+			gh_dm_resolve(dm->out + at, n, w->map, dst);
 			crc = crc_of(crc, dst, n);
 			w->chunk_fill += n;
 			at += n;
@@ -391,7 +364,7 @@ static int resolve_tail(struct worker *w, unsigned bad_below,
 	if (bad_below && refers_below(dm->out + from + in_window,
 				      GH_WINDOW - in_window, bad_below))
 		return -1;
-	resolve(dm->out + from, GH_WINDOW, w->map, dst);
+	gh_dm_resolve(dm->out + from, GH_WINDOW, w->map, dst);
 	return 0;
 }
 
