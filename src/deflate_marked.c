@@ -568,7 +568,10 @@ static inline void copy_back(uint16_t *dst, unsigned dist, unsigned len)
 {
 	const uint16_t *src = dst - dist;
 
-	if (dist >= 16) {               /* 32-byte steps, may write past len */
+	if (dist >= 32 && len <= 32) {  /* most matches: no loop at all */
+		memcpy(dst, src, 32);
+		memcpy(dst + 16, src + 16, 32);
+	} else if (dist >= 16) {        /* 32-byte steps, may write past len */
 		uint16_t *end = dst + len;
 
 		do {
