@@ -4,7 +4,7 @@
 # gzip, with one stream and with several.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
-plan 25
+plan 28
 
 # same_totals DESCRIPTION [OPTIONS] FILE...: both backends, byte view, json
 # histogram, exit status; extra options go to both runs.
@@ -58,6 +58,18 @@ same_totals "many small chunks (1000 bytes, unaligned lengths)" \
 same_totals "chunks of 4097 bytes over random data" --chunk-size=4097 "$TMP/random"
 same_totals "multi-member gzip" "$TMP/multi.gz"
 same_totals "gzip with small chunks" --chunk-size=100k "$TMP/a.gz" "$TMP/b.gz"
+# A gzip file decoded by several threads (gzip_parallel.c) straight into
+# the GPU's chunks: small regions, so that many threads submit at once.
+export GPUHIST_GZIP_REGION=65536
+same_totals "gzip decoded in parallel, 8 threads" \
+	--threads=8 "$TMP/a.gz" "$TMP/multi.gz"
+"$GPUHIST" --backend=gpu -v -b --threads=8 "$TMP/a.gz" 2>"$TMP/par.err" >/dev/null
+export GPUHIST_GZIP_REGION=4096
+same_totals "gzip in parallel, small chunks, 4 threads" \
+	--threads=4 --chunk-size=64k "$TMP/a.gz"
+unset GPUHIST_GZIP_REGION
+like "the GPU run above was decoded in parallel" "$(cat "$TMP/par.err")" \
+	"gzip decoded by 8 threads"
 same_totals "one stream" --streams=1 "$TMP/log"
 same_totals "eight streams, small chunks" --streams=8 --chunk-size=256k "$TMP/log"
 same_totals "several inputs with a total" "$TMP/log" "$TMP/random" "$TMP/len17"
