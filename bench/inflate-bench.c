@@ -22,10 +22,8 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
-#ifdef HAVE_ISAL
-#include <isa-l/crc.h>
-#endif
 
+#include "crc32.h"
 #include "deflate_marked.h"
 #include "inflate.h"
 
@@ -40,23 +38,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The CRC-32 gzip_parallel.c computes (ISA-L's when built with it). */
-static uint32_t crc_of(uint32_t crc, const unsigned char *p, uint64_t n)
-{
-#ifdef HAVE_ISAL
-	return crc32_gzip_refl(crc, p, n);
-#else
-	while (n) {
-		uInt part = n > (1u << 30) ? 1u << 30 : (uInt)n;
-
-		crc = (uint32_t)crc32(crc, p, part);
-		p += part;
-		n -= part;
-	}
-	return crc;
-#endif
 }
 
 /* What one run decoded: its output bytes, and the CRC-32 of the first
@@ -77,7 +58,7 @@ static void check_crc(struct result *r, uint64_t at, const unsigned char *p,
 		      uint64_t n)
 {
 	if (at < r->check)
-		r->crc = crc_of(r->crc, p, r->check - at < n ? r->check - at : n);
+		r->crc = gh_crc32(r->crc, p, r->check - at < n ? r->check - at : n);
 }
 
 struct bufs {
@@ -122,7 +103,7 @@ static struct result marked(const unsigned char *gz, uint64_t len,
 		if (resolve_too || check) {
 			gh_dm_resolve(dm.out + GH_WINDOW, n, b->map, b->bytes);
 			if (resolve_too)
-				crc = crc_of(crc, b->bytes, n);
+				crc = gh_crc32(crc, b->bytes, n);
 			check_crc(&r, r.bytes, b->bytes, n);
 		}
 		r.bytes += n;

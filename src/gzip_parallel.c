@@ -40,17 +40,15 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#ifdef HAVE_ISAL
-#include <isa-l/crc.h>
-#endif
 
+#include "crc32.h"
 #include "deflate_marked.h"
 #include "gzip_parallel.h"
 
-/* Compressed bytes a task starts from: at most REGION_BYTES, at least
- * REGION_MIN, eight a thread where the file allows (GPUHIST_GZIP_REGION sets
- * another, for tests); decoded symbols it holds (text compresses up to about 10:1,
- * so most tasks never flush early). */
+/* Compressed bytes a task starts from: eight regions a thread, within
+ * [REGION_MIN, REGION_BYTES] (GPUHIST_GZIP_REGION sets another, for tests).
+ * Decoded symbols a task holds: text compresses up to about 10:1, so most
+ * tasks never flush before their end. */
 #define REGION_BYTES ((uint64_t)1 << 20)
 #define REGION_MIN ((uint64_t)128 << 10)
 #define OUT_SYMBOLS ((uint64_t)8 << 20)
@@ -121,22 +119,6 @@ struct worker {
 	unsigned char kept[GH_WINDOW];  /* the window kept at a flush */
 	unsigned char map[256 + GH_WINDOW];     /* symbol -> byte (resolve) */
 };
-
-static uint32_t crc_of(uint32_t crc, const unsigned char *p, uint64_t n)
-{
-#ifdef HAVE_ISAL
-	return crc32_gzip_refl(crc, p, n);
-#else
-	while (n) {
-		uInt now = n > (1u << 30) ? 1u << 30 : (uInt)n;
-
-		crc = (uint32_t)crc32(crc, p, now);
-		p += now;
-		n -= now;
-	}
-	return crc;
-#endif
-}
 
 /* ---- input ---- */
 
@@ -264,7 +246,7 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 			if (bad_below && refers_below(dm->out + at, n, bad_below))
 				return 1;
 			gh_dm_resolve(dm->out + at, n, w->map, dst);
-			crc = crc_of(crc, dst, n);
+			crc = gh_crc32(crc, dst, n);
 			w->chunk_fill += n;
 			at += n;
 			if (w->chunk_fill == w->chunk->backend->chunk_bytes &&
