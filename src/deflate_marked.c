@@ -610,31 +610,39 @@ static int huffman(struct gh_dm *dm)
 	uint64_t pos = dm->pos;
 	const uint64_t cap = dm->cap, lim = dm->lim;
 	int ret = 0;
+	uint32_t e;
 
+/* At least 56 bits in bitbuf: enough for a length and a distance with
+ * their extra bits (48). */
+#define REFILL()							\
+	do {								\
+		if (next + 8 <= len) {					\
+			bitbuf |= load64(data + next) << bitcnt;	\
+			next += (63 - bitcnt) >> 3;			\
+			bitcnt |= 56;					\
+		} else {						\
+			dm->next = next;				\
+			dm->bitbuf = bitbuf;				\
+			dm->bitcnt = bitcnt;				\
+			if (refill_slow(dm)) {				\
+				ret = -1;				\
+				goto out;				\
+			}						\
+			data = dm->in->data;				\
+			len = dm->in->len;				\
+			next = dm->next;				\
+			bitbuf = dm->bitbuf;				\
+			bitcnt = dm->bitcnt;				\
+		}							\
+	} while (0)
+
+	/* The next symbol's entry is looked up ahead, so that its load
+	 * overlaps the work (a copy) of the symbol before it. */
+	REFILL();
+	e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 	for (;;) {
-		uint32_t e;
-
 		if (pos >= cap)
-			break;
-		if (next + 8 <= len) {
-			bitbuf |= load64(data + next) << bitcnt;
-			next += (63 - bitcnt) >> 3;
-			bitcnt |= 56;
-		} else {
-			dm->next = next;
-			dm->bitbuf = bitbuf;
-			dm->bitcnt = bitcnt;
-			if (refill_slow(dm)) {
-				ret = -1;
-				break;
-			}
-			data = dm->in->data;
-			len = dm->in->len;
-			next = dm->next;
-			bitbuf = dm->bitbuf;
-			bitcnt = dm->bitcnt;
-		}
-		e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
+			break;          /* e is looked up again on return */
 		if (E_KIND(e) == K_SUB) {
 			bitbuf >>= LIT_BITS;
 			bitcnt -= LIT_BITS;
@@ -651,6 +659,8 @@ static int huffman(struct gh_dm *dm)
 				bitcnt -= E_LEN(e);
 				out[pos++] = (uint16_t)E_VAL(e);
 			}
+			REFILL();
+			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 			continue;
 		}
 		if (E_KIND(e) == K_LEN) {
@@ -683,6 +693,8 @@ static int huffman(struct gh_dm *dm)
 				ret = -1;
 				break;
 			}
+			REFILL();
+			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 			copy_back(out + pos, d, length);
 			pos += length;
 			continue;
@@ -695,6 +707,8 @@ static int huffman(struct gh_dm *dm)
 		ret = -1;
 		break;
 	}
+#undef REFILL
+out:
 	dm->next = next;
 	dm->bitbuf = bitbuf;
 	dm->bitcnt = bitcnt;
