@@ -1,14 +1,16 @@
 /* gzip_parallel.c - one gzip file decoded on several cores at once
  *
  * In the manner of pugz and rapidgzip (Kerbiriou & Chikhi 2019; Knespel &
- * Brunst, HPDC 2023).  The compressed file is cut into regions of
- * REGION_BYTES, one task each, taken in order by `threads` workers:
+ * Brunst, HPDC 2023).  The compressed file is cut into regions (eight a
+ * thread, 128 KiB to 1 MiB), one task each, taken in order by `threads`
+ * workers:
  *
  *  1. Look.  Task 0 starts at the first member's header.  Any other task
  *     looks in its region for a place a decoder could start: a gzip member
  *     header, or a dynamic or stored block header that is well-formed
  *     (deflate_marked.c's filter), and decodes from there to the first
- *     boundary (block or member start) at or past its region's end.  The
+ *     such boundary at or past its region's end (the decoder stops at no
+ *     other kind, so that the next task's guess can match it).  The
  *     32 KiB before its start are unknown, so it decodes into 16-bit
  *     symbols whose values from 256 up name a byte of that window.  A
  *     start whose decoding fails was false: it looks on.
@@ -24,7 +26,8 @@
  *     (crc32_combine) and checked against each member's trailer.
  *
  * Memory is threads times (a region and its decoded symbols), whatever the
- * file's size.  A task whose output fills its buffer waits for its window
+ * file's size.  A task's symbol buffer starts small and doubles up to
+ * OUT_SYMBOLS; a task whose output fills even that waits for its window
  * and flushes.  Anything invalid, in the confirmed chain or in a member's
  * trailer, returns GH_GZP_SERIAL: the caller throws the counts away and
  * the serial decoder gives the verdict and the message, so both paths
