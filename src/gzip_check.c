@@ -11,7 +11,10 @@
  *
  * The reader copies each piece of compressed input it reads into a ring
  * (RING_BYTES); the checker takes from it, and the reader waits only when
- * the checker is a whole ring behind.  The checker's refusal carries the
+ * the checker is a whole ring behind.  The thread starts once more than
+ * START_BYTES were fed: a shorter stream (most single files of a many-file
+ * run) is checked by the reader itself at its end, which costs less than
+ * a thread.  The checker's refusal carries the
  * bit it was found at, so that when the decoder fails too, the fault
  * first in the stream gives the message, as in zlib's single pass: a bad
  * CRC in one member before an incomplete code in the next is reported as
@@ -28,6 +31,8 @@
 
 /* Compressed bytes the checker may lag behind the reader: four reads. */
 #define RING_BYTES ((uint64_t)1 << 20)
+/* Bytes fed before the checker gets a thread of its own. */
+#define START_BYTES ((uint64_t)256 << 10)
 
 struct gh_gzip_check {
 	pthread_t thread;
@@ -36,6 +41,7 @@ struct gh_gzip_check {
 	unsigned char *ring;
 	/* stream bytes: fed into the ring, and freed by the checker */
 	uint64_t fed, freed;
+	bool started;           /* the thread runs (else the reader checks) */
 	bool closed;            /* no more bytes will be fed */
 	bool stopped;           /* ... because the decoder failed */
 	bool starved;           /* the checker wanted bytes after a stop */
@@ -126,11 +132,6 @@ struct gh_gzip_check *gh_gzip_check_new(void)
 		pthread_mutex_destroy(&c->lock);
 		goto fail;
 	}
-	if (pthread_create(&c->thread, NULL, check_main, c)) {
-		pthread_cond_destroy(&c->changed);
-		pthread_mutex_destroy(&c->lock);
-		goto fail;
-	}
 	return c;
 fail:
 	gh_dm_end(&c->dm);
@@ -142,6 +143,19 @@ fail:
 void gh_gzip_check_feed(struct gh_gzip_check *c, const unsigned char *p,
 			size_t n)
 {
+	if (!c->started && !c->done && c->fed + n > START_BYTES) {
+		if (pthread_create(&c->thread, NULL, check_main, c)) {
+			/* Never a verdict unchecked: the input fails. */
+			pthread_mutex_lock(&c->lock);
+			c->done = c->refused = true;
+			c->refused_bit = 0;
+			snprintf(c->message, sizeof(c->message),
+				 "cannot start a thread to check the gzip data");
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		c->started = true;
+	}
 	while (n) {
 		uint64_t at, room;
 
@@ -181,7 +195,7 @@ const char *gh_gzip_check_refused(struct gh_gzip_check *c, uint64_t at)
 	return why;
 }
 
-/* Ends the feed and waits for the checker to finish. */
+/* Ends the feed and waits for the checker to finish, or checks here. */
 static void finish(struct gh_gzip_check *c, bool stopped)
 {
 	pthread_mutex_lock(&c->lock);
@@ -189,6 +203,11 @@ static void finish(struct gh_gzip_check *c, bool stopped)
 		c->closed = true;
 		c->stopped = stopped;
 		pthread_cond_broadcast(&c->changed);
+	}
+	if (!c->started && !c->done) {
+		pthread_mutex_unlock(&c->lock);
+		check_main(c);
+		return;
 	}
 	while (!c->done)
 		pthread_cond_wait(&c->changed, &c->lock);
@@ -211,8 +230,10 @@ void gh_gzip_check_free(struct gh_gzip_check *c)
 {
 	if (!c)
 		return;
-	finish(c, true);
-	pthread_join(c->thread, NULL);
+	if (c->started) {
+		finish(c, true);
+		pthread_join(c->thread, NULL);
+	}
 	pthread_cond_destroy(&c->changed);
 	pthread_mutex_destroy(&c->lock);
 	gh_dm_end(&c->dm);

@@ -7,8 +7,8 @@
 
 struct gh_gzip_check;
 
-/* A checker, its thread waiting for the stream's first bytes; NULL when
- * out of memory or no thread could be started. */
+/* A checker (it starts a thread of its own once the stream is long
+ * enough to repay one); NULL when out of memory. */
 struct gh_gzip_check *gh_gzip_check_new(void);
 
 /* Hands over the stream's next n bytes (copied; waits while the checker
