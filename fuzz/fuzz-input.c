@@ -26,6 +26,14 @@
  *
  * Messages do not go to stderr: this file replaces msg.c and checks that a
  * failed input gets exactly one, naming it, and a good one none.
+ *
+ * With ISA-L, a stream that starts with a plain member header is also
+ * tried with its trailer refitted: the deflate data decoded by ISA-L alone
+ * (raw, lenient), and the CRC-32 and length of what it gave written after
+ * it.  A mutation that ISA-L takes and zlib refuses (an incomplete Huffman
+ * code) then reaches the comparison with a right CRC, instead of failing
+ * on a CRC no mutation gets right by chance; gpuhist must refuse it as
+ * zlib does, whichever inflater runs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +50,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "config.h"
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 #include "count.h"
 #include "msg.h"
 #include "source.h"
@@ -314,29 +326,12 @@ static void check_messages(const struct outcome *o)
 		disagree("the message does not name the input");
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	signal(SIGPIPE, SIG_IGN);       /* the pipe's writer sees EPIPE */
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The input layer against the reference on one stream, read as data[0]
+ * says; a disagreement aborts. */
+static void compare(const unsigned char *p, size_t len, uint64_t chunk,
+		    bool memfd_first, unsigned knob)
 {
 	struct outcome want, got, raw_want, raw_got;
-	const unsigned char *p = data + 1;
-	size_t len;
-	uint64_t chunk;
-	bool memfd_first;
-	unsigned knob;
-
-	if (size < 1)
-		return 0;
-	len = size - 1;
-	chunk = chunk_sizes[data[0] & 0x0f];
-	memfd_first = data[0] & 0x10;
-	knob = data[0] >> 5;
 
 	reference(p, len, &want);
 	read_one_way(p, len, false, memfd_first, chunk, knob, &got);
@@ -357,5 +352,80 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		disagree("raw reading failed or decoded");
 	if (memcmp(raw_got.totals, raw_want.totals, sizeof(raw_got.totals)))
 		disagree("the raw totals differ");
+}
+
+#ifdef HAVE_ISAL
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The first member (a plain 10-byte header) with the trailer that fits
+ * what ISA-L alone decodes from its deflate data, into v (len + 8 bytes
+ * of room); its length, or 0 when ISA-L does not decode it to its end. */
+static size_t refit_trailer(const unsigned char *p, size_t len,
+			    unsigned char *v)
+{
+	static unsigned char out[1 << 20];
+	static struct inflate_state st;
+	size_t used, produced;
+
+	if (len < 10 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || p[3])
+		return 0;
+	isal_inflate_init(&st);
+	st.crc_flag = ISAL_DEFLATE;
+	st.next_in = (uint8_t *)p + 10;
+	st.avail_in = (uint32_t)(len - 10);
+	st.next_out = out;
+	st.avail_out = sizeof(out);
+	if (isal_inflate(&st) != ISAL_DECOMP_OK ||
+	    st.block_state != ISAL_BLOCK_FINISH)
+		return 0;
+	used = len - 10 - st.avail_in -
+	       (size_t)(st.read_in_length > 0 ? st.read_in_length / 8 : 0);
+	produced = sizeof(out) - st.avail_out;
+	memcpy(v, p, 10 + used);
+	put_le32(v + 10 + used, (uint32_t)crc32(0, out, (uInt)produced));
+	put_le32(v + 14 + used, (uint32_t)produced);
+	return 10 + used + 8;
+}
+#endif
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	signal(SIGPIPE, SIG_IGN);       /* the pipe's writer sees EPIPE */
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const unsigned char *p = data + 1;
+	size_t len;
+	uint64_t chunk;
+	bool memfd_first;
+	unsigned knob;
+
+	if (size < 1)
+		return 0;
+	len = size - 1;
+	chunk = chunk_sizes[data[0] & 0x0f];
+	memfd_first = data[0] & 0x10;
+	knob = data[0] >> 5;
+
+	compare(p, len, chunk, memfd_first, knob);
+#ifdef HAVE_ISAL
+	unsigned char *v = malloc(len + 8);
+	size_t vlen;
+
+	if (!v)
+		disagree("out of memory");
+	vlen = refit_trailer(p, len, v);
+	if (vlen && (vlen != len || memcmp(v, p, len)))
+		compare(v, vlen, chunk, memfd_first, knob);
+	free(v);
+#endif
 	return 0;
 }

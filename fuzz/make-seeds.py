@@ -4,7 +4,8 @@
 # Each seed is one control byte (how fuzz-input.c reads it: chunk size,
 # pipe or memfd, writer pieces or junk) followed by a stream: gzip of one
 # member, of two, with zero padding, with trailing garbage, truncated, of
-# nothing, with every optional header field; and plain text.  Deterministic
+# nothing, with every optional header field, with an incomplete Huffman
+# code; and plain text.  Deterministic
 # (mtime 0), so rerunning it rewrites the same files.
 #   usage: fuzz/make-seeds.py [DIR]     (default: fuzz/corpus beside it)
 import os
@@ -48,6 +49,10 @@ def seeds():
     yield "stored-block", 0xe7, member(bytes(range(256)), 0)
     yield "plain-text", 0x0d, TEXT
     yield "plain-1f", 0x31, b"\x1fplain after 0x1f\n"
+    # Issue 12's example: an incomplete literal/length code, CRC valid,
+    # which ISA-L alone takes and zlib refuses.
+    yield "incomplete-code", 0x22, bytes.fromhex(
+        "1f8b080000000000000305c0010900000083b0acda3f84c3006d48839e02000000")
 
 
 def main():

@@ -217,6 +217,21 @@ static bool past_end(const struct gh_dm *dm)
 	       gh_dm_bit(dm) > (dm->in->base + dm->in->len) * 8;
 }
 
+/* Asks for more input once all of in->data is taken; more() may drop what
+ * was taken (advancing in->base), so the position is kept as a file byte. */
+static int more_input(struct gh_dm *dm)
+{
+	struct gh_dm_input *in = dm->in;
+	uint64_t at = in->base + dm->next;
+
+	if (in->more(in->ctx, in)) {
+		dm->why = "read error";
+		return -1;
+	}
+	dm->next = at - in->base;
+	return 0;
+}
+
 /* Loads bytes until more than 56 bits are held (zeros past the end of the
  * file); -1 with dm->why on a read error or input taken past the end. */
 static int refill_slow(struct gh_dm *dm)
@@ -231,10 +246,8 @@ static int refill_slow(struct gh_dm *dm)
 		if (dm->next < in->len) {
 			dm->bitbuf |= (uint64_t)in->data[dm->next++] << dm->bitcnt;
 		} else if (!in->at_eof) {
-			if (in->more(in->ctx, in)) {
-				dm->why = "read error";
+			if (more_input(dm))
 				return -1;
-			}
 			continue;
 		} else {
 			dm->overrun++;
@@ -539,10 +552,8 @@ static int stored(struct gh_dm *dm)
 				dm->why = "unexpected end of file";
 				return -1;
 			}
-			if (in->more(in->ctx, in)) {
-				dm->why = "read error";
+			if (more_input(dm))
 				return -1;
-			}
 			continue;
 		}
 		uint64_t n = in->len - dm->next;
@@ -891,6 +902,201 @@ void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
 	}
 	for (; i < n; i++)
 		dst[i] = map[sym[i]];
+}
+
+/* ---- checking only ----
+ *
+ * The same walk with nothing written: gzip_check.c's second opinion on a
+ * stream ISA-L decodes.  Only the output's length is kept, in pos, for
+ * the distance check; lim is where the member's output began. */
+
+/* The symbols of a Huffman block, decoded and dropped; the loop of
+ * huffman() without the stores. */
+static int huffman_check(struct gh_dm *dm)
+{
+	const uint32_t *lit = dm->t->cur_lit, *dist = dm->t->cur_dist;
+	const unsigned char *data = dm->in->data;
+	uint64_t len = dm->in->len, next = dm->next, bitbuf = dm->bitbuf;
+	unsigned bitcnt = dm->bitcnt;
+	uint64_t pos = dm->pos;
+	const uint64_t lim = dm->lim;
+	int ret = 0;
+
+	for (;;) {
+		uint32_t e;
+
+		if (next + 8 <= len) {
+			bitbuf |= load64(data + next) << bitcnt;
+			next += (63 - bitcnt) >> 3;
+			bitcnt |= 56;
+		} else {
+			dm->next = next;
+			dm->bitbuf = bitbuf;
+			dm->bitcnt = bitcnt;
+			if (refill_slow(dm)) {
+				ret = -1;
+				break;
+			}
+			data = dm->in->data;
+			len = dm->in->len;
+			next = dm->next;
+			bitbuf = dm->bitbuf;
+			bitcnt = dm->bitcnt;
+		}
+		e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
+		if (E_KIND(e) == K_SUB) {
+			bitbuf >>= LIT_BITS;
+			bitcnt -= LIT_BITS;
+			e = lit[E_VAL(e) + (bitbuf & ((1u << E_EXTRA(e)) - 1))];
+		}
+		bitbuf >>= E_LEN(e);
+		bitcnt -= E_LEN(e);
+		if (E_KIND(e) == K_LIT) {
+			pos++;
+			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
+			if (E_KIND(e) == K_LIT) {
+				bitbuf >>= E_LEN(e);
+				bitcnt -= E_LEN(e);
+				pos++;
+			}
+			continue;
+		}
+		if (E_KIND(e) == K_LEN) {
+			unsigned length = E_VAL(e) +
+				(unsigned)(bitbuf & ((1u << E_EXTRA(e)) - 1));
+
+			bitbuf >>= E_EXTRA(e);
+			bitcnt -= E_EXTRA(e);
+			e = dist[bitbuf & ((1u << DIST_BITS) - 1)];
+			if (E_KIND(e) == K_SUB) {
+				bitbuf >>= DIST_BITS;
+				bitcnt -= DIST_BITS;
+				e = dist[E_VAL(e) +
+					 (bitbuf & ((1u << E_EXTRA(e)) - 1))];
+			}
+			bitbuf >>= E_LEN(e);
+			bitcnt -= E_LEN(e);
+			if (E_KIND(e) != K_DIST) {
+				dm->why = "invalid distance code";
+				ret = -1;
+				break;
+			}
+			unsigned d = E_VAL(e) +
+				(unsigned)(bitbuf & ((1u << E_EXTRA(e)) - 1));
+
+			bitbuf >>= E_EXTRA(e);
+			bitcnt -= E_EXTRA(e);
+			if (d > pos - lim) {
+				dm->why = "invalid distance too far back";
+				ret = -1;
+				break;
+			}
+			pos += length;
+			continue;
+		}
+		if (E_KIND(e) == K_EOB) {
+			dm->state = dm->last_block ? ST_TRAILER : ST_BLOCK;
+			break;
+		}
+		dm->why = "invalid literal/length code";
+		ret = -1;
+		break;
+	}
+	dm->next = next;
+	dm->bitbuf = bitbuf;
+	dm->bitcnt = bitcnt;
+	dm->pos = pos;
+	return ret;
+}
+
+/* A stored block's bytes, passed over. */
+static int stored_skip(struct gh_dm *dm)
+{
+	struct gh_dm_input *in = dm->in;
+
+	while (dm->stored_left) {
+		if (dm->bitcnt >= 8) {          /* bytes already loaded */
+			dm->bitbuf >>= 8;
+			dm->bitcnt -= 8;
+			dm->stored_left--;
+			dm->pos++;
+			continue;
+		}
+		if (dm->next >= in->len) {
+			if (in->at_eof) {
+				dm->why = "unexpected end of file";
+				return -1;
+			}
+			if (more_input(dm))
+				return -1;
+			continue;
+		}
+		uint64_t n = in->len - dm->next;
+
+		if (n > dm->stored_left)
+			n = dm->stored_left;
+		dm->next += n;
+		dm->pos += n;
+		dm->stored_left -= (uint32_t)n;
+	}
+	dm->state = dm->last_block ? ST_TRAILER : ST_BLOCK;
+	return 0;
+}
+
+int gh_dm_check_start(struct gh_dm *dm, struct gh_dm_input *in)
+{
+	return gh_dm_start(dm, in, in->base * 8, GH_DM_AT_MEMBER, NULL, 0, 0,
+			   UINT64_MAX);
+}
+
+enum gh_dm_status gh_dm_check(struct gh_dm *dm)
+{
+	unsigned skip;
+
+	for (;;) {
+		if (past_end(dm)) {
+			dm->why = "unexpected end of file";
+			return GH_DM_ERROR;
+		}
+		switch (dm->state) {
+		case ST_MEMBER:
+			if (read_member_header(dm))
+				return GH_DM_ERROR;
+			dm->lim = dm->pos;
+			dm->state = ST_BLOCK;
+			break;
+		case ST_BLOCK:
+			if (read_block_header(dm))
+				return GH_DM_ERROR;
+			break;
+		case ST_STORED:
+			if (stored_skip(dm))
+				return GH_DM_ERROR;
+			break;
+		case ST_HUFF:
+			if (huffman_check(dm))
+				return GH_DM_ERROR;
+			break;
+		case ST_TRAILER:
+			/* CRC and length are the decoder's to check. */
+			align_byte(dm);
+			for (int i = 0; i < 8; i++)
+				if (take(dm, 8, &skip))
+					return GH_DM_ERROR;
+			dm->state = ST_AFTER;
+			break;
+		case ST_AFTER: {
+			int more = after_member(dm);
+
+			if (more < 0)
+				return GH_DM_ERROR;
+			if (!more)
+				return GH_DM_END;
+			dm->state = ST_MEMBER;
+			break;
+		}
+		}
+	}
 }
 
 /* ---- finding a place to start ---- */

@@ -7,6 +7,11 @@
  * file, which gzip also takes as padding.  Anything else is an error (gzip
  * only warns of "trailing garbage", but a count must not silently skip
  * data), and so is a stream that ends inside a member.
+ *
+ * ISA-L is faster than zlib but more lenient (inflate.h), so with ISA-L
+ * every byte read is also handed to gzip_check.c, whose verdict (zlib's
+ * rules) is taken at the end of the stream, when decoding fails, and
+ * between reads as soon as ISA-L has passed the place of a fault.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +20,7 @@
 #include <unistd.h>
 
 #include "gunzip.h"
+#include "gzip_check.h"
 #include "inflate.h"
 
 /* Compressed bytes read at once.  The fuzz harness builds with a tiny one,
@@ -25,6 +31,7 @@
 
 struct gh_gunzip {
 	struct gh_inflater *inf;
+	struct gh_gzip_check *check;    /* for a lenient inflater, else NULL */
 	int fd;
 	int in_member;          /* inside a member whose end is not yet seen */
 	int eof;                /* fd reached end of file */
@@ -35,16 +42,25 @@ struct gh_gunzip {
 };
 
 struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
-				unsigned primed_len)
+				unsigned primed_len, bool zlib)
 {
 	struct gh_gunzip *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
-	g->inf = gh_inflater_new();
+	g->inf = zlib ? gh_inflater_zlib_new() : gh_inflater_new();
 	if (!g->inf) {
 		free(g);
 		return NULL;
+	}
+	if (g->inf->lenient) {
+		g->check = gh_gzip_check_new();
+		if (!g->check) {
+			g->inf->free(g->inf);
+			free(g);
+			return NULL;
+		}
+		gh_gzip_check_feed(g->check, primed, primed_len);
 	}
 	g->fd = fd;
 	memcpy(g->in, primed, primed_len);
@@ -69,18 +85,21 @@ static int refill(struct gh_gunzip *g)
 {
 	size_t used = (size_t)(g->next_in - g->in);
 	size_t keep = used < GH_INFLATE_READ_AHEAD ? used : GH_INFLATE_READ_AHEAD;
+	unsigned char *fresh;
 	ssize_t n;
 
 	memmove(g->in, g->next_in - keep, keep + g->avail_in);
 	g->next_in = g->in + keep;
+	fresh = g->in + keep + g->avail_in;
 	do
-		n = read(g->fd, g->in + keep + g->avail_in,
-			 sizeof(g->in) - keep - g->avail_in);
+		n = read(g->fd, fresh, sizeof(g->in) - keep - g->avail_in);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
 	if (n == 0)
 		g->eof = 1;
+	if (g->check)
+		gh_gzip_check_feed(g->check, fresh, (size_t)n);
 	g->avail_in += (size_t)n;
 	g->consumed += (uint64_t)n;
 	return (int)(n > 0);
@@ -118,6 +137,27 @@ static int next_member(struct gh_gunzip *g, const char **why)
 	}
 }
 
+/* Stream bytes the inflater has taken. */
+static uint64_t taken(const struct gh_gunzip *g)
+{
+	return g->consumed - g->avail_in;
+}
+
+/* Fails the read: the checker's message when its fault comes first.  A
+ * read error (*why NULL) stays one, errno kept. */
+static int64_t failed(struct gh_gunzip *g, const char **why)
+{
+	if (g->check) {
+		int saved_errno = errno;
+		const char *first = gh_gzip_check_stop(g->check, taken(g));
+
+		if (first && *why)
+			*why = first;
+		errno = saved_errno;
+	}
+	return -1;
+}
+
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		       const char **why)
 {
@@ -125,21 +165,27 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 	size_t room = cap;
 
 	*why = NULL;
+	if (g->check && (*why = gh_gzip_check_refused(g->check, taken(g))))
+		return failed(g, why);
 	while (room) {
 		if (g->avail_in == 0 && !g->eof && refill(g) < 0)
-			return -1;
+			return failed(g, why);
 		if (!g->in_member) {
 			int more = next_member(g, why);
 
 			if (more < 0)
-				return -1;
-			if (!more)
-				break;          /* clean end after a member */
+				return failed(g, why);
+			if (!more) {            /* clean end after a member */
+				if (g->check &&
+				    (*why = gh_gzip_check_end(g->check)))
+					return -1;
+				break;
+			}
 			g->in_member = 1;
 		}
 		if (g->avail_in == 0 && g->eof) {
 			*why = "unexpected end of file (truncated gzip data)";
-			return -1;
+			return failed(g, why);
 		}
 		switch (g->inf->step(g->inf, &g->next_in, &g->avail_in,
 				     &next_out, &room, why)) {
@@ -149,7 +195,7 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 			g->in_member = 0;
 			break;
 		case GH_INFLATE_ERROR:
-			return -1;
+			return failed(g, why);
 		}
 	}
 	return (int64_t)(next_out - out);
@@ -164,6 +210,7 @@ void gh_gunzip_free(struct gh_gunzip *g)
 {
 	if (!g)
 		return;
+	gh_gzip_check_free(g->check);
 	g->inf->free(g->inf);
 	free(g);
 }

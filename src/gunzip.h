@@ -2,14 +2,16 @@
 #ifndef GH_GUNZIP_H
 #define GH_GUNZIP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct gh_gunzip;
 
 /* A decoder reading compressed bytes from fd; the first `primed_len` bytes
- * of the stream were already read and are handed over in `primed`. */
+ * of the stream were already read and are handed over in `primed`.  With
+ * zlib, zlib decodes whatever GPUHIST_INFLATE says. */
 struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
-				unsigned primed_len);
+				unsigned primed_len, bool zlib);
 
 /*
  * Decodes up to cap bytes into out.  Returns the number of bytes written

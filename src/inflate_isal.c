@@ -267,6 +267,7 @@ struct gh_inflater *gh_inflater_isal_new(void)
 	isal_inflate_init(&z->st);
 	isal_reset(&z->base);
 	z->base.name = "isa-l";
+	z->base.lenient = true;
 	z->base.step = isal_step;
 	z->base.reset = isal_reset;
 	z->base.free = isal_free;

@@ -261,8 +261,9 @@ static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
  * A gzip file decoded by `threads` threads at once (gzip_parallel.c).
  * Where that decoder gives up (invalid data, or a read it could not make),
  * what it counted is thrown away and the input is decoded again, serially,
- * from its first byte: the serial decoder then gives the verdict and the
- * message.  0, or -1 (message printed) on failure.
+ * from its first byte by zlib (not ISA-L, which is more lenient): zlib
+ * then gives the verdict and the message.  0, or -1 (message printed) on
+ * failure.
  */
 static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 			       struct job *job, int *input, int threads)
@@ -310,8 +311,8 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 		return -1;
 	}
 	if (run->opts->verbose)
-		gh_msg("%s: the parallel gzip decoder gave up; decoding serially",
-		       job->name);
+		gh_msg("%s: the parallel gzip decoder gave up; decoding "
+		       "serially with zlib", job->name);
 	if (gh_source_restart(src))
 		return -1;
 	return count_sequential(run, src, job, *input);

@@ -141,7 +141,7 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 	src->peek_len = (unsigned)n;
 	src->consumed = (uint64_t)n;
 	if (n == 2 && src->peek[0] == 0x1f && src->peek[1] == 0x8b) {
-		src->gz = gh_gunzip_new(fd, src->peek, 2);
+		src->gz = gh_gunzip_new(fd, src->peek, 2, false);
 		if (!src->gz) {
 			gh_msg("%s: cannot start the gzip decoder", name);
 			goto fail;
@@ -273,7 +273,7 @@ int gh_source_restart(struct gh_source *src)
 		gh_msg_errno("%s", src->name);
 		return -1;
 	}
-	src->gz = gh_gunzip_new(src->fd, magic, 2);
+	src->gz = gh_gunzip_new(src->fd, magic, 2, true);
 	if (!src->gz) {
 		gh_msg("%s: cannot start the gzip decoder", src->name);
 		return -1;

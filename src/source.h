@@ -54,8 +54,10 @@ const char *gh_source_undecoded(const struct gh_source *src);
 bool gh_source_gzip_file(const struct gh_source *src, int *fd,
 			 uint64_t *start, uint64_t *size);
 
-/* Decodes a gzip file from its first byte again (the serial decoder, after
- * the parallel one gave up); -1 after printing a message. */
+/* Decodes a gzip file from its first byte again, with zlib (the serial
+ * decoder after the parallel one gave up: the input is bad or a read
+ * failed, and zlib's verdict and message are gzip -dc's); -1 after
+ * printing a message. */
 int gh_source_restart(struct gh_source *src);
 
 /* Closes; returns -1 after printing a message if close() failed. */
