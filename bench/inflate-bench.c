@@ -64,7 +64,7 @@ static void check_crc(struct result *r, uint64_t at, const unsigned char *p,
 struct bufs {
 	uint16_t *sym;          /* OUT_SYMBOLS + GH_DM_SLACK symbols */
 	unsigned char *bytes;   /* OUT_SYMBOLS bytes */
-	unsigned char map[256 + GH_WINDOW];
+	unsigned char map[GH_DM_MAP_BYTES];
 };
 
 /*

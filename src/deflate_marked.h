@@ -111,10 +111,14 @@ void gh_dm_flushed(struct gh_dm *dm);
 
 void gh_dm_end(struct gh_dm *dm);
 
+/* Bytes of a symbol-to-byte map for gh_dm_resolve(): map[v] = v below
+ * 256, then the window's bytes, then padding a 4-byte gather may read. */
+#define GH_DM_MAP_BYTES (256 + GH_WINDOW + 4)
+
 /*
- * Resolves n symbols into bytes at dst through map (256 + GH_WINDOW
- * entries: map[v] = v below 256, then the window's bytes).  Runs with no
- * window marks are only narrowed, which compilers vectorise.
+ * Resolves n symbols into bytes at dst through map.  Runs with no window
+ * marks are only narrowed; the others are looked up, with AVX2 gathers
+ * where the processor has them.
  */
 void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
 		   const unsigned char *restrict map, unsigned char *restrict dst);

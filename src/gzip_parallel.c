@@ -120,7 +120,7 @@ struct worker {
 	uint64_t chunk_fill;
 	uint64_t bytes;                 /* decoded bytes not yet reported */
 	unsigned char kept[GH_WINDOW];  /* the window kept at a flush */
-	unsigned char map[256 + GH_WINDOW];     /* symbol -> byte (resolve) */
+	unsigned char map[GH_DM_MAP_BYTES];     /* symbol -> byte (resolve) */
 };
 
 /* ---- input ---- */
