@@ -473,7 +473,15 @@ static int run_task(struct worker *w, uint64_t i)
 
 	input_at(w, region);
 	if (i > 0) {
-		st = guess(w, region * 8, stop, &cand, &cand_at);
+		/* Guess only while the previous region has not ended: once it
+		 * has, its end and window are known (always, with one thread). */
+		pthread_mutex_lock(&p->lock);
+		struct task *before = slot_of(p, i - 1);
+		bool known = before->index == i - 1 && before->published;
+
+		pthread_mutex_unlock(&p->lock);
+		if (!known)
+			st = guess(w, region * 8, stop, &cand, &cand_at);
 
 		/* The chain: where the previous task stopped. */
 		struct task *prev = wait_previous(p, i);
@@ -492,7 +500,8 @@ static int run_task(struct worker *w, uint64_t i)
 			atomic_fetch_add(&p->stats->guessed, 1);
 			goto confirmed;
 		}
-		atomic_fetch_add(&p->stats->redone, 1);
+		if (!known)
+			atomic_fetch_add(&p->stats->redone, 1);
 		cand = prev->end_bit;
 		cand_at = prev->end_at;
 	}
@@ -657,11 +666,16 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 	}
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.changed, NULL);
-	while (started < threads &&
-	       pthread_create(&tids[started], NULL, work, &workers[started]) == 0)
-		started++;
-	if (!started)
-		p.failed = true;
+	if (threads == 1) {             /* no thread to start: decode here */
+		work(&workers[0]);
+	} else {
+		while (started < threads &&
+		       pthread_create(&tids[started], NULL, work,
+				      &workers[started]) == 0)
+			started++;
+		if (!started)
+			p.failed = true;
+	}
 	for (int k = 0; k < started; k++)
 		pthread_join(tids[k], NULL);
 	pthread_mutex_destroy(&p.lock);

@@ -68,6 +68,7 @@ struct inputs {
 	int stream_tickets;                 /* stream operands taken so far */
 	int stream_turn;                    /* the ticket whose turn it is */
 	int readers_each;                   /* reader threads for one plain file */
+	int workers;                        /* inputs counted at once at most */
 };
 
 /* One plain file being read by several threads. */
@@ -285,9 +286,9 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 		atomic_store(&run->gzip_engine, "gpuhist's parallel decoder");
 		gh_source_pread_end(src, size);
 		if (run->opts->verbose)
-			gh_msg("%s: gzip decoded by %d threads: %llu regions, "
+			gh_msg("%s: gzip decoded by %d thread%s: %llu regions, "
 			       "%llu started at a guessed block, %llu decoded "
-			       "again", job->name, threads,
+			       "again", job->name, threads, threads > 1 ? "s" : "",
 			       (unsigned long long)atomic_load(&stats.tasks),
 			       (unsigned long long)atomic_load(&stats.guessed),
 			       (unsigned long long)atomic_load(&stats.redone));
@@ -343,10 +344,18 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (engine)
 		atomic_store(&run->gzip_engine, engine);
-	if (in->readers_each >= gh_gzip_parallel_threads(engine) &&
-	    !job->input->ranged &&
+	/* A gzip file of four regions or more goes to gpuhist's own decoder,
+	 * on its share of the threads, where that share pays (see
+	 * gh_gzip_parallel_threads), or where other inputs are counted at
+	 * once: then no core is spare for the check that runs beside ISA-L
+	 * (gzip_check.c), and the decoder's one core beats ISA-L's two.
+	 * Smaller files start faster with ISA-L. */
+	bool others = in->workers > 1;
+
+	if (!job->input->ranged &&
 	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
-	    gz_size >= 4 * gh_gzip_region(gz_size, in->readers_each))
+	    gz_size >= 4 * gh_gzip_region(gz_size, in->readers_each) &&
+	    (others || in->readers_each >= gh_gzip_parallel_threads(engine)))
 		gzip_threads = in->readers_each;
 	readers = gzip_threads ? gzip_threads
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
@@ -487,6 +496,7 @@ int gh_count_inputs(struct gh_run *run, const struct gh_input *list, int n,
 		workers = opts->threads;
 	if (workers > GH_INPUTS_MAX)
 		workers = GH_INPUTS_MAX;
+	in.workers = workers;
 	in.readers_each = gh_options_readers(opts) / workers;
 	if (in.readers_each < 1)
 		in.readers_each = 1;
