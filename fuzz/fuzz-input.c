@@ -56,6 +56,7 @@
 #endif
 #include "count.h"
 #include "msg.h"
+#include "reference.h"
 #include "source.h"
 
 #define INPUT_NAME "fuzz-input"
@@ -122,46 +123,20 @@ struct outcome {
 /* The reference: zlib over the whole stream at once, counted bytewise. */
 static void reference(const unsigned char *p, size_t len, struct outcome *r)
 {
-	static unsigned char out[1 << 16];
-	z_stream zs;
-	size_t pos = 0;
-	int z;
-
 	memset(r, 0, sizeof(*r));
 	if (len < 2 || p[0] != 0x1f || p[1] != 0x8b) {
 		gh_count_bytes_simple(p, len, r->totals);
 		return;
 	}
 	r->is_gzip = true;
-	memset(&zs, 0, sizeof(zs));
-	if (inflateInit2(&zs, 15 + 16) != Z_OK)
-		disagree("reference: inflateInit2 failed");
-	for (;;) {
-		zs.next_in = (unsigned char *)p + pos;
-		zs.avail_in = (uInt)(len - pos);
-		do {
-			zs.next_out = out;
-			zs.avail_out = sizeof(out);
-			z = inflate(&zs, Z_NO_FLUSH);
-			gh_count_bytes_simple(out, sizeof(out) - zs.avail_out,
-					      r->totals);
-		} while (z == Z_OK);
-		if (z != Z_STREAM_END) {
-			r->failed = 1;          /* corrupt or truncated */
-			break;
-		}
-		pos = len - zs.avail_in;
-		if (len - pos >= 2 && p[pos] == 0x1f && p[pos + 1] == 0x8b) {
-			if (inflateReset(&zs) != Z_OK)
-				disagree("reference: inflateReset failed");
-			continue;
-		}
-		while (pos < len && p[pos] == 0)
-			pos++;
-		r->failed = pos != len;         /* trailing garbage */
+	switch (gh_fuzz_zlib_totals(p, len, r->totals)) {
+	case -2:
+		disagree("reference: zlib failed to start");
+		break;
+	case -1:
+		r->failed = 1;
 		break;
 	}
-	inflateEnd(&zs);
 }
 
 /* A pipe's writer: the stream in pieces, then end of file. */

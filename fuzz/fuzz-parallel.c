@@ -28,6 +28,7 @@
 #include "count.h"
 #include "gzip_parallel.h"
 #include "options.h"
+#include "reference.h"
 
 static const char *const regions[8] = { "64", "97", "128", "200", "301",
 					 "1024", "4096", "65536" };
@@ -47,46 +48,6 @@ static void disagree(const char *what)
 {
 	fprintf(stderr, "fuzz-parallel: %s\n", what);
 	abort();
-}
-
-/* zlib over the whole stream; 0 and the totals, or -1 where it fails. */
-static int reference(const unsigned char *p, size_t len, uint64_t *totals)
-{
-	static unsigned char out[1 << 16];
-	z_stream zs;
-	size_t pos = 0;
-	int z, ret = 0;
-
-	memset(&zs, 0, sizeof(zs));
-	if (inflateInit2(&zs, 15 + 16) != Z_OK)
-		disagree("reference: inflateInit2 failed");
-	for (;;) {
-		zs.next_in = (unsigned char *)p + pos;
-		zs.avail_in = (uInt)(len - pos);
-		do {
-			zs.next_out = out;
-			zs.avail_out = sizeof(out);
-			z = inflate(&zs, Z_NO_FLUSH);
-			gh_count_bytes_simple(out, sizeof(out) - zs.avail_out,
-					      totals);
-		} while (z == Z_OK);
-		if (z != Z_STREAM_END) {
-			ret = -1;
-			break;
-		}
-		pos = len - zs.avail_in;
-		if (len - pos >= 2 && p[pos] == 0x1f && p[pos + 1] == 0x8b) {
-			if (inflateReset(&zs) != Z_OK)
-				disagree("reference: inflateReset failed");
-			continue;
-		}
-		while (pos < len && p[pos] == 0)
-			pos++;
-		ret = pos == len ? 0 : -1;
-		break;
-	}
-	inflateEnd(&zs);
-	return ret;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -116,7 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || write(fd, p, len) != (ssize_t)len)
 		disagree("cannot fill the memfd");
 
-	want_ret = reference(p, len, want);
+	want_ret = gh_fuzz_zlib_totals(p, len, want);
+	if (want_ret == -2)
+		disagree("reference: zlib failed to start");
 	atomic_init(&stats.tasks, 0);
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);

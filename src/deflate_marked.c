@@ -534,14 +534,18 @@ uint64_t gh_dm_total(const struct gh_dm *dm)
 	return dm->flushed + dm->pos - GH_WINDOW;
 }
 
-/* Copies a stored block's bytes, as many as there is room for. */
-static int stored(struct gh_dm *dm)
+/* Copies a stored block's bytes, as many as there is room for (or, not
+ * writing, passes over them all). */
+static inline __attribute__((always_inline)) int
+stored_walk(struct gh_dm *dm, const bool write)
 {
 	struct gh_dm_input *in = dm->in;
 
-	while (dm->stored_left && dm->pos < dm->cap) {
+	while (dm->stored_left && (!write || dm->pos < dm->cap)) {
 		if (dm->bitcnt >= 8) {          /* bytes already loaded */
-			dm->out[dm->pos++] = dm->bitbuf & 255;
+			if (write)
+				dm->out[dm->pos] = dm->bitbuf & 255;
+			dm->pos++;
 			dm->bitbuf >>= 8;
 			dm->bitcnt -= 8;
 			dm->stored_left--;
@@ -560,10 +564,11 @@ static int stored(struct gh_dm *dm)
 
 		if (n > dm->stored_left)
 			n = dm->stored_left;
-		if (n > dm->cap - dm->pos)
+		if (write && n > dm->cap - dm->pos)
 			n = dm->cap - dm->pos;
-		for (uint64_t k = 0; k < n; k++)
-			dm->out[dm->pos + k] = in->data[dm->next + k];
+		if (write)
+			for (uint64_t k = 0; k < n; k++)
+				dm->out[dm->pos + k] = in->data[dm->next + k];
 		dm->pos += n;
 		dm->next += n;
 		dm->stored_left -= (uint32_t)n;
@@ -611,7 +616,8 @@ static inline void copy_back(uint16_t *dst, unsigned dist, unsigned len)
 
 /* The symbols of a Huffman block until its end, a full buffer or an
  * error.  The hot loop: bit buffer and positions in locals. */
-static int huffman(struct gh_dm *dm)
+static inline __attribute__((always_inline)) int
+huffman_walk(struct gh_dm *dm, const bool write)
 {
 	const uint32_t *lit = dm->t->cur_lit, *dist = dm->t->cur_dist;
 	const unsigned char *data = dm->in->data;
@@ -652,7 +658,7 @@ static int huffman(struct gh_dm *dm)
 	REFILL();
 	e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 	for (;;) {
-		if (pos >= cap)
+		if (write && pos >= cap)
 			break;          /* e is looked up again on return */
 		if (E_KIND(e) == K_SUB) {
 			bitbuf >>= LIT_BITS;
@@ -662,13 +668,17 @@ static int huffman(struct gh_dm *dm)
 		bitbuf >>= E_LEN(e);
 		bitcnt -= E_LEN(e);
 		if (E_KIND(e) == K_LIT) {
-			out[pos++] = (uint16_t)E_VAL(e);
+			if (write)
+				out[pos] = (uint16_t)E_VAL(e);
+			pos++;
 			/* a second literal without a refill: 56 - 15 >= 15 */
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 			if (E_KIND(e) == K_LIT) {
 				bitbuf >>= E_LEN(e);
 				bitcnt -= E_LEN(e);
-				out[pos++] = (uint16_t)E_VAL(e);
+				if (write)
+					out[pos] = (uint16_t)E_VAL(e);
+				pos++;
 			}
 			REFILL();
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
@@ -706,7 +716,8 @@ static int huffman(struct gh_dm *dm)
 			}
 			REFILL();
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-			copy_back(out + pos, d, length);
+			if (write)
+				copy_back(out + pos, d, length);
 			pos += length;
 			continue;
 		}
@@ -762,6 +773,20 @@ static int trailer(struct gh_dm *dm)
 	return 0;
 }
 
+/* The trailer, passed over: its CRC and length are the decoder's to
+ * check (gzip_check.c runs beside one). */
+static int skip_trailer(struct gh_dm *dm)
+{
+	unsigned skip;
+
+	align_byte(dm);
+	for (int i = 0; i < 8; i++)
+		if (take(dm, 8, &skip))
+			return -1;
+	dm->state = ST_AFTER;
+	return 0;
+}
+
 /* After a member: another member (1), the clean end after zero padding
  * (0), or trailing garbage (-1), as gunzip.c decides. */
 static int after_member(struct gh_dm *dm)
@@ -803,7 +828,11 @@ static bool startable(struct gh_dm *dm)
 	return head == 0 || head == 4;
 }
 
-enum gh_dm_status gh_dm_run(struct gh_dm *dm)
+/* The walk through a stream, writing the symbols, or (write false:
+ * gzip_check.c's second opinion) only keeping their count, in pos, for the
+ * distance check; stops and full buffers are the writer's alone. */
+static inline __attribute__((always_inline)) enum gh_dm_status
+walk(struct gh_dm *dm, const bool write)
 {
 	for (;;) {
 		if (past_end(dm)) {
@@ -819,27 +848,28 @@ enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 			dm->state = ST_BLOCK;
 			break;
 		case ST_BLOCK:
-			if (gh_dm_bit(dm) >= dm->stop_bit && startable(dm))
+			if (write && gh_dm_bit(dm) >= dm->stop_bit &&
+			    startable(dm))
 				return GH_DM_STOP;
-			if (dm->pos >= dm->cap)
+			if (write && dm->pos >= dm->cap)
 				return GH_DM_FULL;
 			if (read_block_header(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_STORED:
-			if (dm->pos >= dm->cap)
+			if (write && dm->pos >= dm->cap)
 				return GH_DM_FULL;
-			if (stored(dm))
+			if (stored_walk(dm, write))
 				return GH_DM_ERROR;
 			break;
 		case ST_HUFF:
-			if (dm->pos >= dm->cap)
+			if (write && dm->pos >= dm->cap)
 				return GH_DM_FULL;
-			if (huffman(dm))
+			if (huffman_walk(dm, write))
 				return GH_DM_ERROR;
 			break;
 		case ST_TRAILER:
-			if (trailer(dm))
+			if (write ? trailer(dm) : skip_trailer(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_AFTER: {
@@ -849,13 +879,18 @@ enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 				return GH_DM_ERROR;
 			if (!more)
 				return GH_DM_END;
-			if (gh_dm_bit(dm) >= dm->stop_bit)
+			if (write && gh_dm_bit(dm) >= dm->stop_bit)
 				return GH_DM_STOP;
 			dm->state = ST_MEMBER;
 			break;
 		}
 		}
 	}
+}
+
+enum gh_dm_status gh_dm_run(struct gh_dm *dm)
+{
+	return walk(dm, true);
 }
 
 enum gh_dm_at gh_dm_where(const struct gh_dm *dm)
@@ -967,139 +1002,6 @@ void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
  * stream ISA-L decodes.  Only the output's length is kept, in pos, for
  * the distance check; lim is where the member's output began. */
 
-/* The symbols of a Huffman block, decoded and dropped; the loop of
- * huffman() without the stores. */
-static int huffman_check(struct gh_dm *dm)
-{
-	const uint32_t *lit = dm->t->cur_lit, *dist = dm->t->cur_dist;
-	const unsigned char *data = dm->in->data;
-	uint64_t len = dm->in->len, next = dm->next, bitbuf = dm->bitbuf;
-	unsigned bitcnt = dm->bitcnt;
-	uint64_t pos = dm->pos;
-	const uint64_t lim = dm->lim;
-	int ret = 0;
-
-	for (;;) {
-		uint32_t e;
-
-		if (next + 8 <= len) {
-			bitbuf |= load64(data + next) << bitcnt;
-			next += (63 - bitcnt) >> 3;
-			bitcnt |= 56;
-		} else {
-			dm->next = next;
-			dm->bitbuf = bitbuf;
-			dm->bitcnt = bitcnt;
-			if (refill_slow(dm)) {
-				ret = -1;
-				break;
-			}
-			data = dm->in->data;
-			len = dm->in->len;
-			next = dm->next;
-			bitbuf = dm->bitbuf;
-			bitcnt = dm->bitcnt;
-		}
-		e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-		if (E_KIND(e) == K_SUB) {
-			bitbuf >>= LIT_BITS;
-			bitcnt -= LIT_BITS;
-			e = lit[E_VAL(e) + (bitbuf & ((1u << E_EXTRA(e)) - 1))];
-		}
-		bitbuf >>= E_LEN(e);
-		bitcnt -= E_LEN(e);
-		if (E_KIND(e) == K_LIT) {
-			pos++;
-			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-			if (E_KIND(e) == K_LIT) {
-				bitbuf >>= E_LEN(e);
-				bitcnt -= E_LEN(e);
-				pos++;
-			}
-			continue;
-		}
-		if (E_KIND(e) == K_LEN) {
-			unsigned length = E_VAL(e) +
-				(unsigned)(bitbuf & ((1u << E_EXTRA(e)) - 1));
-
-			bitbuf >>= E_EXTRA(e);
-			bitcnt -= E_EXTRA(e);
-			e = dist[bitbuf & ((1u << DIST_BITS) - 1)];
-			if (E_KIND(e) == K_SUB) {
-				bitbuf >>= DIST_BITS;
-				bitcnt -= DIST_BITS;
-				e = dist[E_VAL(e) +
-					 (bitbuf & ((1u << E_EXTRA(e)) - 1))];
-			}
-			bitbuf >>= E_LEN(e);
-			bitcnt -= E_LEN(e);
-			if (E_KIND(e) != K_DIST) {
-				dm->why = "invalid distance code";
-				ret = -1;
-				break;
-			}
-			unsigned d = E_VAL(e) +
-				(unsigned)(bitbuf & ((1u << E_EXTRA(e)) - 1));
-
-			bitbuf >>= E_EXTRA(e);
-			bitcnt -= E_EXTRA(e);
-			if (d > pos - lim) {
-				dm->why = "invalid distance too far back";
-				ret = -1;
-				break;
-			}
-			pos += length;
-			continue;
-		}
-		if (E_KIND(e) == K_EOB) {
-			dm->state = dm->last_block ? ST_TRAILER : ST_BLOCK;
-			break;
-		}
-		dm->why = "invalid literal/length code";
-		ret = -1;
-		break;
-	}
-	dm->next = next;
-	dm->bitbuf = bitbuf;
-	dm->bitcnt = bitcnt;
-	dm->pos = pos;
-	return ret;
-}
-
-/* A stored block's bytes, passed over. */
-static int stored_skip(struct gh_dm *dm)
-{
-	struct gh_dm_input *in = dm->in;
-
-	while (dm->stored_left) {
-		if (dm->bitcnt >= 8) {          /* bytes already loaded */
-			dm->bitbuf >>= 8;
-			dm->bitcnt -= 8;
-			dm->stored_left--;
-			dm->pos++;
-			continue;
-		}
-		if (dm->next >= in->len) {
-			if (in->at_eof) {
-				dm->why = "unexpected end of file";
-				return -1;
-			}
-			if (more_input(dm))
-				return -1;
-			continue;
-		}
-		uint64_t n = in->len - dm->next;
-
-		if (n > dm->stored_left)
-			n = dm->stored_left;
-		dm->next += n;
-		dm->pos += n;
-		dm->stored_left -= (uint32_t)n;
-	}
-	dm->state = dm->last_block ? ST_TRAILER : ST_BLOCK;
-	return 0;
-}
-
 int gh_dm_check_start(struct gh_dm *dm, struct gh_dm_input *in)
 {
 	return gh_dm_start(dm, in, in->base * 8, GH_DM_AT_MEMBER, NULL, 0, 0,
@@ -1108,52 +1010,7 @@ int gh_dm_check_start(struct gh_dm *dm, struct gh_dm_input *in)
 
 enum gh_dm_status gh_dm_check(struct gh_dm *dm)
 {
-	unsigned skip;
-
-	for (;;) {
-		if (past_end(dm)) {
-			dm->why = "unexpected end of file";
-			return GH_DM_ERROR;
-		}
-		switch (dm->state) {
-		case ST_MEMBER:
-			if (read_member_header(dm))
-				return GH_DM_ERROR;
-			dm->lim = dm->pos;
-			dm->state = ST_BLOCK;
-			break;
-		case ST_BLOCK:
-			if (read_block_header(dm))
-				return GH_DM_ERROR;
-			break;
-		case ST_STORED:
-			if (stored_skip(dm))
-				return GH_DM_ERROR;
-			break;
-		case ST_HUFF:
-			if (huffman_check(dm))
-				return GH_DM_ERROR;
-			break;
-		case ST_TRAILER:
-			/* CRC and length are the decoder's to check. */
-			align_byte(dm);
-			for (int i = 0; i < 8; i++)
-				if (take(dm, 8, &skip))
-					return GH_DM_ERROR;
-			dm->state = ST_AFTER;
-			break;
-		case ST_AFTER: {
-			int more = after_member(dm);
-
-			if (more < 0)
-				return GH_DM_ERROR;
-			if (!more)
-				return GH_DM_END;
-			dm->state = ST_MEMBER;
-			break;
-		}
-		}
-	}
+	return walk(dm, false);
 }
 
 /* ---- finding a place to start ---- */
