@@ -134,6 +134,11 @@ enum gh_parse_result gh_mpi_parse_options(int argc, char **argv,
 		close(saved_out);
 	if (saved_err >= 0)
 		close(saved_err);
+	/* mpirun ends the whole job as soon as a rank exits with an error,
+	 * and rank 0's message could be lost with it (2 runs in 40): a rank
+	 * that only echoes rank 0's refusal leaves a moment later. */
+	if (result == GH_PARSE_USAGE)
+		usleep(300 * 1000);
 	return result;
 }
 
