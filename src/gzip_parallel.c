@@ -492,7 +492,7 @@ static int run_task(struct worker *w, uint64_t i)
 			pass_through(p, t, prev);
 			goto done;
 		}
-			win = prev->window;
+		win = prev->window;
 		member_out = prev->member_out;
 		if (st != GH_DM_ERROR &&
 		    gh_dm_same_start(&w->in, prev->end_bit, prev->end_at,
