@@ -24,8 +24,8 @@
  * build (make fuzz) gives gunzip.c a 61-byte input buffer, so refills fall
  * inside headers, trailers and member boundaries.
  *
- * Messages do not go to stderr: this file replaces msg.c and checks that a
- * failed input gets exactly one, naming it, and a good one none.
+ * The input layer prints nothing: its notes (notes.h) are read here, and
+ * a failed input must get exactly one line, naming it, and a good one none.
  *
  * With ISA-L, a stream that starts with a plain member header is also
  * tried with its trailer refitted: the deflate data decoded by ISA-L alone
@@ -55,7 +55,7 @@
 #include <isa-l/igzip_lib.h>
 #endif
 #include "count.h"
-#include "msg.h"
+#include "notes.h"
 #include "reference.h"
 #include "source.h"
 
@@ -67,49 +67,24 @@ static const uint64_t chunk_sizes[16] = {
 };
 static const size_t pipe_pieces[8] = { 1, 2, 3, 7, 64, 511, 4096, SIZE_MAX };
 
-/* What the input layer said through gh_msg() during one reading. */
-static struct {
-	int count;
-	char first[512];
-} said;
+/* What the input layer said of the input during one reading. */
+static char said[2 * GH_NOTE_LINE];
+static struct gh_notes notes;
 
-static void record(const char *fmt, va_list ap, int with_errno)
+/* How many lines it said. */
+static int said_count(void)
 {
-	int saved_errno = errno;
+	int n = 0;
 
-	if (said.count++ == 0) {
-		vsnprintf(said.first, sizeof(said.first), fmt, ap);
-		if (with_errno) {
-			size_t len = strlen(said.first);
-
-			snprintf(said.first + len, sizeof(said.first) - len,
-				 ": %s", strerror(saved_errno));
-		}
-	}
-}
-
-void gh_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	record(fmt, ap, 0);
-	va_end(ap);
-}
-
-void gh_msg_errno(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	record(fmt, ap, 1);
-	va_end(ap);
+	for (const char *p = said; *p; p++)
+		n += *p == '\n';
+	return n;
 }
 
 static void disagree(const char *what)
 {
 	fprintf(stderr, "fuzz-input: %s (message count %d: \"%s\")\n", what,
-		said.count, said.first);
+		said_count(), said);
 	abort();
 }
 
@@ -191,10 +166,10 @@ static void read_filling(int fd, bool raw, uint64_t chunk, bool on_memfd,
 	bool short_seen = false;
 
 	memset(o, 0, sizeof(*o));
-	said.count = 0;
+	gh_notes_init(&notes, said, sizeof(said));
 	if (!buf)
 		disagree("out of memory");
-	src = gh_source_open_fd(INPUT_NAME, fd, raw);
+	src = gh_source_open_fd(INPUT_NAME, fd, raw, &notes);
 	if (!src) {
 		o->failed = 1;
 		free(buf);
@@ -236,8 +211,8 @@ static void read_at_offsets(int fd, uint64_t chunk, size_t junk,
 	uint64_t offset = 0;
 
 	memset(o, 0, sizeof(*o));
-	said.count = 0;
-	src = gh_source_open_fd(INPUT_NAME, fd, true);
+	gh_notes_init(&notes, said, sizeof(said));
+	src = gh_source_open_fd(INPUT_NAME, fd, true, &notes);
 	if (!buf || !src || !gh_source_can_pread(src))
 		disagree("cannot read a memfd raw at offsets");
 	for (;;) {
@@ -292,11 +267,11 @@ static void read_one_way(const unsigned char *p, size_t len, bool raw,
  * none after a success. */
 static void check_messages(const struct outcome *o)
 {
-	if (!o->failed && said.count)
+	if (!o->failed && said_count())
 		disagree("a message after a success");
-	if (o->failed && said.count != 1)
+	if (o->failed && said_count() != 1)
 		disagree("not exactly one message after a failure");
-	if (o->failed && strncmp(said.first, INPUT_NAME ": ",
+	if (o->failed && strncmp(said, INPUT_NAME ": ",
 				 strlen(INPUT_NAME ": ")))
 		disagree("the message does not name the input");
 }

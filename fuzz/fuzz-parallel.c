@@ -27,7 +27,6 @@
 #include "backend.h"
 #include "count.h"
 #include "gzip_parallel.h"
-#include "options.h"
 #include "reference.h"
 
 static const char *const regions[8] = { "64", "97", "128", "200", "301",
@@ -36,13 +35,6 @@ static const int thread_counts[4] = { 2, 3, 4, 8 };
 /* Chunks small enough that a case fills many (big ones only cost time). */
 static const uint64_t chunk_sizes[8] = { 61, 64, 1000, 4093, 4096, 65537,
 					 100000, 262144 };
-
-/* The CPU backend asks options.c how many readers an input may have;
- * options.c itself would bring in the GPU backend (its --version). */
-int gh_options_readers(const struct gh_options *opts)
-{
-	return opts->threads;
-}
 
 static void disagree(const char *what)
 {
@@ -53,7 +45,7 @@ static void disagree(const char *what)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t want[256] = { 0 }, got[256];
-	struct gh_options opts;
+	struct gpuhist_options opts;
 	struct gh_gzip_stats stats;
 	struct gh_backend *b;
 	char why[256];
@@ -68,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setenv("GPUHIST_GZIP_REGION", regions[data[0] & 7], 1);
 	threads = thread_counts[(data[0] >> 3) & 3];
 	memset(&opts, 0, sizeof(opts));
+	opts.backend = GPUHIST_BACKEND_CPU;
 	opts.threads = threads;
 	opts.chunk_bytes = chunk_sizes[data[0] >> 5];
 	b = gh_backend_cpu_open(&opts, why, sizeof(why));
@@ -83,12 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	atomic_init(&stats.tasks, 0);
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
-	input = b->begin(b, threads);
+	input = b->ops->begin(b, threads);
 	if (input < 0)
 		disagree(b->error);
 	res = gh_gzip_parallel(b, input, fd, 0, len, threads, NULL, NULL,
 			       &stats);
-	if (b->finish(b, input, got))
+	if (b->ops->finish(b, input, got))
 		disagree(b->error);
 	if (res == GH_GZP_BACKEND)
 		disagree("the backend failed");
@@ -102,6 +95,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    atomic_load(&stats.tasks) && atomic_load(&stats.tasks) > 0)
 		disagree("more regions started than there are after the first");
 	close(fd);
-	b->destroy(b);
+	b->ops->destroy(b);
 	return 0;
 }

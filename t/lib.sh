@@ -104,6 +104,10 @@ yes_totals() {
 	done
 }
 
+# gen SHAPE BYTES [VALUE]: deterministic test data (random, repeat, log)
+# on stdout (t/gen.py).
+gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
+
 # gendata SEED BYTES: deterministic mixed test data on stdout (t/gendata.py).
 gendata() { python3 "$T_SRCDIR/gendata.py" "$@"; }
 

@@ -25,7 +25,6 @@ same_totals() {
 	fi
 }
 
-gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
 
 gen random 10000000 >"$TMP/random"
 gen repeat 20000000 97 >"$TMP/repeat-a"

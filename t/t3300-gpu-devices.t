@@ -9,7 +9,6 @@ need_gpu
 n_gpus=$("$GPUHIST" --version -v 2>/dev/null | grep -c '^device [0-9]')
 plan 13
 
-gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
 gen log 50000001 >"$TMP/log"
 gen random 7000003 >"$TMP/random"
 gzip -c "$TMP/log" >"$TMP/log.gz"

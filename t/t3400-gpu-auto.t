@@ -7,7 +7,6 @@
 need_gpu
 plan 10
 
-gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
 gen log 50000001 >"$TMP/log"
 gen random 7000003 >"$TMP/random"
 gzip -1 -c "$TMP/log" >"$TMP/log.gz"

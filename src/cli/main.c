@@ -1,0 +1,101 @@
+/* main.c - gpuhist: character frequencies of text and gzip streams
+ *
+ * Design.  Data flows one way:
+ *
+ *	input source -> chunks -> backend (GPU or CPU) -> 256 totals
+ *		-> view -> report
+ *
+ * Input sources (source.c) open files or stdin and recognise gzip (gunzip.c)
+ * by its first two bytes.  The pipeline (pipeline.c) counts several operands
+ * at once and reports them in operand order, moving each input into chunks
+ * that the backend owns: pinned host memory for the GPU
+ * backend, plain memory for the CPU one, so readers write straight into
+ * them.  A plain regular file is read by --threads readers at once (pread
+ * at chunk offsets; order does not matter to a histogram); pipes and gzip
+ * are read in order by one.  A chunk handed back with submit() is counted
+ * asynchronously while readers fill the next ones: on the GPU, copy and
+ * kernel on one of several CUDA streams; on the CPU, by a worker pool or by
+ * the readers themselves.  The ring of chunks is allocated once, so memory
+ * is that ring and a decoder's buffers, never the input's size.
+ *
+ * Counters.  Every input is counted into 256 unsigned 64-bit totals (on
+ * the device, for the GPU backend), fetched once when the input ends.
+ * Kernels and CPU loops count into 32-bit private tables over pieces small
+ * enough never to wrap (--chunk-size is at most 2 GiB for that reason), and
+ * add them into the 64-bit totals.  Views (view.c) fold the 256 totals into
+ * printed bins; --merge reads 256 totals back from earlier json results.
+ *
+ * Failure.  An input that fails (open, read, decode, or the backend) is
+ * named on stderr, its partial totals are dropped, and the run goes on; the
+ * exit status is then 1.  --backend=gpu fails when no GPU is usable.
+ *
+ * Choosing.  --backend=auto (backend_auto.c) counts on the CPU and starts
+ * a GPU beside it, in a thread of its own, only where that pays: at once
+ * for regular files of 512 MiB a thread, and for streams once the CPU falls
+ * behind.  Chunks go to the GPU once it is ready, and an input's totals
+ * are the sum of both parts.  No GPU, or one that fails, leaves the CPU
+ * counting.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mpi_run.h"
+#include "msg.h"
+#include "options.h"
+#include "run.h"
+#include "version.h"
+
+/*
+ * Descriptors 0, 1 and 2 that were closed when the program started get
+ * /dev/null, opened the wrong way round (as gnulib's stdopen does), so that
+ * no file opened later takes their place: reading a closed stdin (operand
+ * "-") still fails with EBADF, and so does writing a closed stdout.  -1 if
+ * one could not be filled.
+ */
+static int fill_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		/* The lowest free descriptor: fd itself. */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_WRONLY
+							 : O_RDONLY) != fd)
+			return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct gh_options opts;
+	/* Under mpirun, the first rank alone says what the command line
+	 * asks for (help, version, usage errors), not N ranks N times. */
+	bool quiet = gh_mpi_launched() && !gh_mpi_first_rank();
+
+	if (fill_std_fds()) {
+		gh_msg_errno("/dev/null");
+		return EXIT_FAILURE;
+	}
+	switch (gh_options_parse(argc, argv, &opts, quiet)) {
+	case GH_PARSE_HELP:
+		if (!quiet)
+			gh_options_help();
+		return gh_close_stdout() ? EXIT_FAILURE : EXIT_SUCCESS;
+	case GH_PARSE_VERSION:
+		if (!quiet)
+			gh_print_version(opts.verbose);
+		return gh_close_stdout() ? EXIT_FAILURE : EXIT_SUCCESS;
+	case GH_PARSE_USAGE:
+		if (quiet)
+			gh_mpi_refused();
+		return 2;
+	case GH_PARSE_RUN:
+		break;
+	}
+	if (gh_mpi_launched())
+		return gh_mpi_main(&opts);
+	return gh_run(&opts);
+}

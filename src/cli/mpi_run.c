@@ -1,0 +1,406 @@
+/* mpi_run.c - gpuhist as one rank of `mpirun -np N gpuhist ...`
+ *
+ * Started by an MPI launcher, every rank parses the same command line and
+ * then works through the operands in batches of GH_MPI_BATCH, so memory
+ * does not grow with their number:
+ *
+ *  - Rank 0 draws up the batch's plan and broadcasts it.  A plain regular
+ *    file of at least GH_MPI_SPLIT_MIN bytes is split into N byte ranges,
+ *    one a rank (a histogram does not care where bytes were counted).
+ *    Anything else is counted whole by one rank: standard input, FIFOs and
+ *    devices by rank 0, since that is where mpirun sends standard input;
+ *    files, gzip ones included, by the rank with the fewest bytes so far.
+ *  - Every rank counts its share with the ordinary pipeline and backend:
+ *    the GPU of its local rank on its node (unless --device or --devices
+ *    names one), or the CPU where none is usable.  A rank prints the
+ *    messages of the inputs it fails on itself.
+ *  - The 256 totals of every operand are summed into rank 0 (MPI_Reduce,
+ *    MPI_SUM on 64-bit integers: exact), and so is a flag that some rank
+ *    failed on it (MPI_MAX), with the messages of the lowest rank that
+ *    failed on it.  Rank 0 reports the batch in operand order, counting
+ *    nothing of an operand that failed anywhere (json gives it its error),
+ *    exactly as one process would have reported it.
+ *
+ * The exit status is agreed (MPI_Allreduce, MPI_MAX), so every rank exits
+ * with the one a single process would have.  Only the calling thread makes
+ * MPI calls, between counting batches (MPI_THREAD_FUNNELED).
+ *
+ * This is a planner and a reducer around the run layer (run.c): each rank
+ * counts with gh_run_count() as a single process does, and rank 0 reports
+ * through the same report.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpi_run.h"
+
+#ifdef HAVE_MPI
+#include <mpi.h>
+
+#include "msg.h"
+#include "run.h"
+
+/* Operands planned, counted and reduced together. */
+#define GH_MPI_BATCH 256
+/* Plain files at least this large are shared among the ranks in byte
+ * ranges; smaller ones are not worth a read each. */
+#define GH_MPI_SPLIT_MIN ((uint64_t)64 << 20)
+/* Range boundaries fall on pages, so no two ranks read one page. */
+#define GH_MPI_RANGE_ALIGN ((uint64_t)4096)
+
+#define OWNER_SPLIT (-1)        /* the operand is split among all ranks */
+
+/* An operand's messages, sent to rank 0 for json's "error". */
+#define GH_MPI_MESSAGES 1024
+
+/* This rank, its place in the job, and the one run it counts. */
+struct rank_run {
+	struct gh_options *opts;
+	int rank, size;
+	char who[48];               /* "rank 1 of 3: ", for -v */
+	struct gh_run run;          /* its counter, meter and report */
+	bool started;               /* its backend has started */
+	uint64_t *load;             /* rank 0: bytes planned for each rank */
+	/* one batch: */
+	int owner[GH_MPI_BATCH];    /* a rank, or OWNER_SPLIT */
+	uint64_t size_of[GH_MPI_BATCH];   /* a split operand's bytes */
+	int failed[GH_MPI_BATCH], any_failed[GH_MPI_BATCH];
+	uint64_t (*totals)[256];    /* this rank's, GH_MPI_BATCH of them */
+	uint64_t (*sums)[256];      /* rank 0: all ranks' */
+	char (*messages)[GH_MPI_MESSAGES];        /* this rank's failures' */
+	char (*first_messages)[GH_MPI_MESSAGES];  /* rank 0: the lowest
+						   * failed rank's */
+	MPI_Datatype messages_type;
+	MPI_Op first_op;
+	struct gpuhist_input list[GH_MPI_BATCH];
+	int index_of[GH_MPI_BATCH]; /* list[i] is operand first + index_of[i] */
+};
+
+/* The first of the launchers' variables that is set, or NULL. */
+static const char *launcher_env(const char *const names[])
+{
+	for (int i = 0; names[i]; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+/* Open MPI's, then MPICH's (Hydra, PMI) and PMIx's names. */
+static const char *const size_vars[] = {
+	"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", NULL
+};
+static const char *const rank_vars[] = {
+	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL
+};
+
+bool gh_mpi_launched(void)
+{
+	return launcher_env(size_vars) != NULL;
+}
+
+bool gh_mpi_first_rank(void)
+{
+	const char *rank = launcher_env(rank_vars);
+
+	return !rank || !strcmp(rank, "0");
+}
+
+void gh_mpi_refused(void)
+{
+	usleep(300 * 1000);
+}
+
+/* Rank 0: who counts operand `name`, the least loaded rank for a whole
+ * file; *bytes gets a split operand's size. */
+static int plan_one(struct rank_run *rr, const char *name, uint64_t *bytes)
+{
+	uint64_t size;
+	enum gpuhist_kind kind = gpuhist_probe(name, rr->opts->lib.raw, &size);
+	int least = 0;
+
+	*bytes = 0;
+	if (kind != GPUHIST_KIND_FILE && kind != GPUHIST_KIND_COMPRESSED)
+		return 0;       /* stdin, streams, and what will fail */
+	if (rr->size > 1 && size >= GH_MPI_SPLIT_MIN &&
+	    kind == GPUHIST_KIND_FILE) {
+		*bytes = size;
+		for (int r = 0; r < rr->size; r++)
+			rr->load[r] += *bytes / (uint64_t)rr->size;
+		return OWNER_SPLIT;
+	}
+	for (int r = 1; r < rr->size; r++)
+		if (rr->load[r] < rr->load[least])
+			least = r;
+	rr->load[least] += size;
+	return least;
+}
+
+/* Where rank r's range of a split operand of `bytes` begins (r = size: the
+ * end): floor(bytes * r / size), down to a page boundary. */
+static uint64_t range_bound(uint64_t bytes, int r, int size)
+{
+	uint64_t q = bytes / (uint64_t)size, rem = bytes % (uint64_t)size;
+	uint64_t at = q * (uint64_t)r + rem * (uint64_t)r / (uint64_t)size;
+
+	return r == size ? bytes : at - at % GH_MPI_RANGE_ALIGN;
+}
+
+/* Plans operands [first, first + n) on rank 0, broadcasts the plan, and
+ * fills this rank's list; returns its length. */
+static int plan_batch(struct rank_run *rr, int first, int n)
+{
+	int k = 0;
+
+	if (rr->rank == 0)
+		for (int i = 0; i < n; i++)
+			rr->owner[i] = plan_one(rr, rr->opts->operands[first + i],
+						&rr->size_of[i]);
+	MPI_Bcast(rr->owner, n, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Bcast(rr->size_of, n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	for (int i = 0; i < n; i++) {
+		struct gpuhist_input *in = &rr->list[k];
+
+		memset(in, 0, sizeof(*in));
+		in->type = GPUHIST_INPUT_PATH;
+		in->name = rr->opts->operands[first + i];
+		if (rr->owner[i] == OWNER_SPLIT) {
+			uint64_t lo = range_bound(rr->size_of[i], rr->rank,
+						  rr->size);
+			uint64_t hi = range_bound(rr->size_of[i], rr->rank + 1,
+						  rr->size);
+
+			if (hi == lo)
+				continue;
+			in->offset = lo;
+			in->length = hi - lo;
+		} else if (rr->owner[i] != rr->rank) {
+			continue;
+		}
+		rr->index_of[k++] = i;
+	}
+	return k;
+}
+
+static void keep_totals(void *ctx, const struct gpuhist_result *r)
+{
+	struct rank_run *rr = ctx;
+	int i = rr->index_of[r->index];
+
+	if (r->totals) {
+		memcpy(rr->totals[i], r->totals, sizeof(rr->totals[i]));
+	} else {
+		rr->failed[i] = 1;
+		snprintf(rr->messages[i], sizeof(rr->messages[i]), "%s",
+			 r->messages);
+	}
+}
+
+/* MPI_Op: an operand's messages from the lowest rank that has any (not
+ * commutative, so MPI applies it in rank order: in is the lower ranks'). */
+static void first_messages(void *in, void *inout, int *len,
+			   MPI_Datatype *type)
+{
+	char (*from)[GH_MPI_MESSAGES] = in, (*to)[GH_MPI_MESSAGES] = inout;
+
+	(void)type;
+	for (int i = 0; i < *len; i++)
+		if (from[i][0])
+			memcpy(to[i], from[i], GH_MPI_MESSAGES);
+}
+
+/* Counts, reduces and (rank 0) reports operands [first, first + n);
+ * returns how many of them failed. */
+static int run_batch(struct rank_run *rr, int first, int n, int k)
+{
+	int failed = 0, some_failed = 0;
+
+	memset(rr->failed, 0, sizeof(rr->failed));
+	memset(rr->totals, 0, (size_t)n * sizeof(rr->totals[0]));
+	memset(rr->messages, 0, (size_t)n * sizeof(rr->messages[0]));
+	gh_run_count(&rr->run, rr->list, k, keep_totals, rr);
+	MPI_Reduce(rr->totals, rr->sums, n * 256, MPI_UINT64_T, MPI_SUM, 0,
+		   MPI_COMM_WORLD);
+	MPI_Allreduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX,
+		      MPI_COMM_WORLD);
+	for (int i = 0; i < n; i++)
+		some_failed |= rr->any_failed[i];
+	if (some_failed)
+		MPI_Reduce(rr->messages, rr->first_messages, n,
+			   rr->messages_type, rr->first_op, 0, MPI_COMM_WORLD);
+	for (int i = 0; rr->rank == 0 && i < n; i++) {
+		if (rr->any_failed[i]) {
+			failed++;
+			gh_report_failed(&rr->run.report,
+					 rr->opts->operands[first + i],
+					 rr->first_messages[i]);
+		} else
+			gh_report_input(&rr->run.report, rr->opts->operands[first + i],
+					rr->sums[i]);
+	}
+	return failed;
+}
+
+/* This rank's local rank on its node, which picks its GPU. */
+static int node_rank(void)
+{
+	MPI_Comm node;
+	int local = 0;
+
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+				MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+		MPI_Comm_rank(node, &local);
+		MPI_Comm_free(&node);
+	}
+	return local;
+}
+
+/* Starts this rank's backend, sized by its share of the first batch;
+ * 0 when every rank has one, else -1 on all of them. */
+static int open_backends(struct rank_run *rr, int k)
+{
+	int ok, all_ok;
+
+	ok = !gh_run_start(&rr->run, rr->list, k);
+	rr->started = ok;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	return all_ok ? 0 : -1;
+}
+
+/* Counts every operand across the ranks, rank 0 reporting them; how many
+ * failed (on rank 0), or -1 when some rank had no backend, before anything
+ * is reported. */
+static int count_shared(struct rank_run *rr)
+{
+	int n_ops = rr->opts->n_operands, failed = 0;
+
+	for (int first = 0; first < n_ops; first += GH_MPI_BATCH) {
+		int n = n_ops - first < GH_MPI_BATCH ? n_ops - first
+						     : GH_MPI_BATCH;
+		int k = plan_batch(rr, first, n);
+
+		if (first == 0) {
+			if (open_backends(rr, k))
+				return -1;
+			if (rr->rank == 0)
+				gh_report_begin(&rr->run.report, stdout,
+						rr->opts, &rr->run.view);
+		}
+		failed += run_batch(rr, first, n, k);
+	}
+	return failed;
+}
+
+static int run_rank(struct rank_run *rr)
+{
+	struct gh_options *opts = rr->opts;
+	int failed, status = EXIT_SUCCESS;
+
+	if (rr->rank != 0)
+		opts->progress = GH_PROGRESS_OFF;   /* rank 0's terminal only */
+	/* The GPU of this rank's local rank on its node, unless named. */
+	if (opts->lib.backend != GPUHIST_BACKEND_CPU && !opts->lib.n_devices &&
+	    !opts->lib.all_devices) {
+		int local = node_rank(), n = gpuhist_gpu_count(NULL, 0);
+
+		if (n > 0) {
+			opts->lib.devices[0] = local % n;
+			opts->lib.n_devices = 1;
+		}
+	}
+	if (gh_run_open(&rr->run, opts))
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+	rr->totals = calloc(GH_MPI_BATCH, sizeof(*rr->totals));
+	rr->sums = calloc(GH_MPI_BATCH, sizeof(*rr->sums));
+	rr->load = calloc((size_t)rr->size, sizeof(*rr->load));
+	rr->messages = calloc(GH_MPI_BATCH, sizeof(*rr->messages));
+	rr->first_messages = calloc(GH_MPI_BATCH, sizeof(*rr->first_messages));
+	if (!rr->totals || !rr->sums || !rr->load || !rr->messages ||
+	    !rr->first_messages) {
+		gh_msg("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+	}
+	/* Rank 0 alone writes the report; --merge needs no counting, so
+	 * rank 0 alone adds the results up. */
+	if (opts->merge) {
+		failed = 0;
+		if (rr->rank == 0) {
+			gh_report_begin(&rr->run.report, stdout, opts,
+					&rr->run.view);
+			failed = gh_run_merge(&rr->run);
+		}
+	} else {
+		failed = count_shared(rr);
+		if (failed < 0)
+			return EXIT_FAILURE;
+	}
+	gh_progress_clear(&rr->run.progress);
+	if (rr->rank == 0)
+		gh_report_end(&rr->run.report);
+	if (failed)
+		status = EXIT_FAILURE;
+	return status;
+}
+
+int gh_mpi_main(struct gh_options *opts)
+{
+	struct rank_run *rr = calloc(1, sizeof(*rr));
+	int provided, status, agreed;
+
+	if (!rr) {
+		gh_msg("out of memory");
+		return EXIT_FAILURE;
+	}
+	MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rr->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &rr->size);
+	snprintf(rr->who, sizeof(rr->who), "rank %d of %d: ", rr->rank,
+		 rr->size);
+	rr->opts = opts;
+	MPI_Type_contiguous(GH_MPI_MESSAGES, MPI_CHAR, &rr->messages_type);
+	MPI_Type_commit(&rr->messages_type);
+	MPI_Op_create(first_messages, 0, &rr->first_op);
+	status = run_rank(rr);
+	/* Waited for, so no GPU is still starting when MPI ends. */
+	gh_run_close(&rr->run, rr->who, true);
+	if (gh_close_stdout())
+		status = EXIT_FAILURE;
+	MPI_Allreduce(&status, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Op_free(&rr->first_op);
+	MPI_Type_free(&rr->messages_type);
+	MPI_Finalize();
+	free(rr->messages);
+	free(rr->first_messages);
+	free(rr->totals);
+	free(rr->sums);
+	free(rr->load);
+	free(rr);
+	return agreed;
+}
+#else /* no MPI: never launched by mpirun */
+bool gh_mpi_launched(void)
+{
+	return false;
+}
+
+bool gh_mpi_first_rank(void)
+{
+	return true;
+}
+
+void gh_mpi_refused(void)
+{
+}
+
+int gh_mpi_main(struct gh_options *opts)
+{
+	(void)opts;
+	return EXIT_FAILURE;
+}
+#endif

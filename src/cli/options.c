@@ -1,0 +1,358 @@
+/* options.c - getopt_long parsing, --help text, usage errors (exit 2) */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "options.h"
+
+enum {
+	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
+	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
+};
+
+static const struct option long_options[] = {
+	{ "width",       required_argument, NULL, 'w' },
+	{ "ignore-case", no_argument,       NULL, 'i' },
+	{ "bytes",       no_argument,       NULL, 'b' },
+	{ "classes",     no_argument,       NULL, 'c' },
+	{ "format",      required_argument, NULL, 'f' },
+	{ "raw",         no_argument,       NULL, OPT_RAW },
+	{ "merge",       no_argument,       NULL, OPT_MERGE },
+	{ "verbose",     no_argument,       NULL, 'v' },
+	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
+	{ "backend",     required_argument, NULL, OPT_BACKEND },
+	{ "device",      required_argument, NULL, OPT_DEVICE },
+	{ "devices",     required_argument, NULL, OPT_DEVICES },
+	{ "chunk-size",  required_argument, NULL, OPT_CHUNK_SIZE },
+	{ "streams",     required_argument, NULL, OPT_STREAMS },
+	{ "threads",     required_argument, NULL, OPT_THREADS },
+	{ "help",        no_argument,       NULL, 'h' },
+	{ "version",     no_argument,       NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+void gh_options_help(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", GH_PROGNAME);
+	fputs(
+"Count character frequencies of text and gzip streams, on the GPU when one\n"
+"is usable.  With no FILE, or when FILE is -, read standard input.  gzip\n"
+"input (also concatenated members) is recognised by its magic bytes.\n"
+"\n"
+"Views (what is counted into the printed bins):\n"
+"  -w, --width=N          lowercase letters in buckets of N (1..26; default 4)\n"
+"  -i, --ignore-case      count A..Z as a..z\n"
+"  -b, --bytes            one bin per byte value 0..255\n"
+"  -c, --classes          lower, upper, digit, space, punct, control, high\n"
+"\n"
+"Input and output:\n"
+"  -f, --format=FMT       table (default), tsv, csv or json\n"
+"      --raw              count gzip input as it is, without decoding (and\n"
+"                         zstd, xz, bzip2 input without a warning)\n"
+"      --merge            FILEs are -f json results to add up\n"
+"  -v, --verbose          report backend, bytes, seconds and rate on stderr\n"
+"      --progress         always show the progress meter on stderr\n"
+"      --no-progress      never show it (default: on a terminal, long runs)\n"
+"\n"
+"Where it runs:\n"
+"      --backend=WHICH    auto (default), gpu or cpu\n"
+"      --device=N         the CUDA device to use (default 0)\n"
+"      --devices=LIST|all count on several devices at once; LIST is\n"
+"                         comma-separated device numbers (e.g. 0,1)\n"
+"      --chunk-size=SIZE  bytes per chunk (max 2G; default 4M on the GPU,\n"
+"                         1M on the CPU); k, M, G and KiB, MiB, GiB are\n"
+"                         powers of 1024, kB, MB, GB powers of 1000\n"
+"      --streams=N        CUDA streams in flight (GPU backend; default 2)\n"
+"      --threads=N        operands at once, readers and counting threads\n"
+"                         (default, or 0: all cores)\n"
+"\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version (with -v: CUDA and devices)\n"
+"\n"
+"Exit status: 0 if every input was counted, 1 if some input failed or output\n"
+"could not be written, 2 on a usage error.  See gpuhist(1).\n", stdout);
+}
+
+/* Whether usage errors go unsaid (set by gh_options_parse()). */
+static bool quiet_errors;
+
+static enum gh_parse_result usage_error(void)
+{
+	if (!quiet_errors)
+		fprintf(stderr, "Try '%s --help' for more information.\n",
+			GH_PROGNAME);
+	return GH_PARSE_USAGE;
+}
+
+/* A usage error's message, unless quiet. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet_errors)
+		return;
+	va_start(ap, fmt);
+	gh_vmsg(fmt, ap);
+	va_end(ap);
+}
+
+/* A whole decimal number in [lo, hi]; -1 when it is not. */
+static long parse_int(const char *arg, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/* --devices: "all", or up to GPUHIST_DEVICES_MAX comma-separated numbers; 0,
+ * or -1 when malformed. */
+static int parse_devices(const char *arg, struct gpuhist_options *opts)
+{
+	char num[16];
+	int n = 0;
+
+	if (!strcmp(arg, "all")) {
+		opts->all_devices = true;
+		opts->n_devices = 0;
+		return 0;
+	}
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		long v;
+
+		if (n == GPUHIST_DEVICES_MAX || len >= sizeof(num))
+			return -1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if ((v = parse_int(num, 0, INT_MAX)) < 0 || (len && num[0] == '+'))
+			return -1;
+		opts->devices[n++] = (int)v;
+		p += len;
+		if (!*p)
+			break;
+	}
+	opts->all_devices = false;
+	opts->n_devices = n;
+	return 0;
+}
+
+/* "4096", "64k", "16M", "1G", as coreutils reads them: k, M or G (either
+ * case) alone or with iB are powers of 1024 (16M = 16MiB = 16777216), with
+ * B powers of 1000 (16MB = 16000000); 0 when malformed. */
+static uint64_t parse_size(const char *arg)
+{
+	static const char prefixes[] = "kmg";
+	unsigned long long v, base;
+	const char *prefix;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno)
+		return 0;
+	if (!*end)
+		return v;
+	prefix = strchr(prefixes, tolower((unsigned char)*end));
+	if (!prefix)
+		return 0;
+	end++;
+	if (!*end || !strcmp(end, "iB"))
+		base = 1024;
+	else if (!strcmp(end, "B"))
+		base = 1000;
+	else
+		return 0;
+	for (const char *p = prefixes; p <= prefix; p++) {
+		if (v > ULLONG_MAX / base)
+			return 0;       /* would wrap to a small, valid size */
+		v *= base;
+	}
+	return v;
+}
+
+static int set_view(struct gh_options *opts, enum gh_view_kind view,
+		    const char *opt, int *view_opt_seen, const char **first)
+{
+	if (*view_opt_seen && opts->view != view) {
+		say("options %s and %s select different views", *first, opt);
+		return -1;
+	}
+	*view_opt_seen = 1;
+	*first = opt;
+	opts->view = view;
+	return 0;
+}
+
+enum gh_parse_result gh_options_parse(int argc, char **argv,
+				      struct gh_options *opts, bool quiet)
+{
+	static char *stdin_operand[] = { "-", NULL };
+	struct gpuhist_options *lib = &opts->lib;
+	const char *first_view = NULL;
+	int view_opt_seen = 0, want_version = 0;
+	long n;
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	gpuhist_options_init(lib);
+	opts->width = 4;
+	quiet_errors = quiet;
+	opterr = !quiet;
+	/* getopt names the program by argv[0]: make its messages read
+	 * "gpuhist: ..." like all the others, however it was invoked. */
+	argv[0] = GH_PROGNAME;
+
+	while ((c = getopt_long(argc, argv, "w:ibcf:vhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			n = parse_int(optarg, 1, 26);
+			if (n < 0) {
+				say("invalid width '%s' for -w (expected 1..26)",
+				       optarg);
+				return usage_error();
+			}
+			opts->width = (int)n;
+			if (set_view(opts, GH_VIEW_LETTERS, "-w", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'i':
+			opts->ignore_case = true;
+			break;
+		case 'b':
+			if (set_view(opts, GH_VIEW_BYTES, "-b", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'c':
+			if (set_view(opts, GH_VIEW_CLASSES, "-c", &view_opt_seen,
+				     &first_view))
+				return usage_error();
+			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				opts->format = GH_FMT_TABLE;
+			else if (!strcmp(optarg, "tsv"))
+				opts->format = GH_FMT_TSV;
+			else if (!strcmp(optarg, "csv"))
+				opts->format = GH_FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				opts->format = GH_FMT_JSON;
+			else {
+				say("invalid format '%s' for -f (expected table, tsv, csv or json)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_RAW:
+			lib->raw = true;
+			break;
+		case OPT_MERGE:
+			opts->merge = true;
+			break;
+		case 'v':
+			opts->verbose++;
+			break;
+		case OPT_PROGRESS:
+			opts->progress = GH_PROGRESS_ON;
+			break;
+		case OPT_NO_PROGRESS:
+			opts->progress = GH_PROGRESS_OFF;
+			break;
+		case OPT_BACKEND:
+			if (!strcmp(optarg, "auto"))
+				lib->backend = GPUHIST_BACKEND_AUTO;
+			else if (!strcmp(optarg, "gpu"))
+				lib->backend = GPUHIST_BACKEND_GPU;
+			else if (!strcmp(optarg, "cpu"))
+				lib->backend = GPUHIST_BACKEND_CPU;
+			else {
+				say("invalid backend '%s' for --backend (expected auto, gpu or cpu)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_DEVICE:
+			n = parse_int(optarg, 0, INT_MAX);
+			if (n < 0) {
+				say("invalid device '%s' for --device", optarg);
+				return usage_error();
+			}
+			lib->devices[0] = (int)n;
+			lib->n_devices = 1;
+			lib->all_devices = false;
+			break;
+		case OPT_DEVICES:
+			if (parse_devices(optarg, lib)) {
+				say("invalid list '%s' for --devices (expected all, or up to %d device numbers such as 0,1)",
+				       optarg, GPUHIST_DEVICES_MAX);
+				return usage_error();
+			}
+			break;
+		case OPT_CHUNK_SIZE:
+			lib->chunk_bytes = parse_size(optarg);
+			if (lib->chunk_bytes < 1 || lib->chunk_bytes > GPUHIST_CHUNK_MAX) {
+				say("invalid size '%s' for --chunk-size (expected 1..2G)",
+				       optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_STREAMS:
+			n = parse_int(optarg, 1, 64);
+			if (n < 0) {
+				say("invalid count '%s' for --streams (expected 1..64)",
+				       optarg);
+				return usage_error();
+			}
+			lib->streams = (int)n;
+			break;
+		case OPT_THREADS:
+			n = parse_int(optarg, 0, GPUHIST_THREADS_MAX);   /* 0: all cores */
+			if (n < 0) {
+				say("invalid count '%s' for --threads (expected 0..1024)",
+				       optarg);
+				return usage_error();
+			}
+			lib->threads = (int)n;
+			break;
+		case 'h':
+			return GH_PARSE_HELP;
+		case 'V':
+			want_version = 1;
+			break;
+		default:
+			return usage_error();
+		}
+	}
+
+	lib->verbose = opts->verbose;
+	if (want_version)
+		return GH_PARSE_VERSION;
+	if (optind < argc) {
+		opts->operands = argv + optind;
+		opts->n_operands = argc - optind;
+	} else {
+		opts->operands = stdin_operand;
+		opts->n_operands = 1;
+	}
+	return GH_PARSE_RUN;
+}

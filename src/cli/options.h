@@ -1,0 +1,46 @@
+/* options.h - the command line, parsed once into one struct */
+#ifndef GH_OPTIONS_H
+#define GH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuhist.h"
+
+enum gh_view_kind { GH_VIEW_LETTERS, GH_VIEW_BYTES, GH_VIEW_CLASSES };
+enum gh_format { GH_FMT_TABLE, GH_FMT_TSV, GH_FMT_CSV, GH_FMT_JSON };
+enum gh_progress_mode { GH_PROGRESS_AUTO, GH_PROGRESS_ON, GH_PROGRESS_OFF };
+
+struct gh_options {
+	struct gpuhist_options lib;     /* what the library counts with:
+					 * --backend, --device(s),
+					 * --chunk-size, --streams, --threads,
+					 * --raw, -v */
+	enum gh_view_kind view;
+	int width;                  /* letters per bucket, 1..26 */
+	bool ignore_case;
+	enum gh_format format;
+	bool merge;                 /* operands are -f json results */
+	int verbose;
+	enum gh_progress_mode progress;
+	char **operands;            /* never empty: "-" when none given */
+	int n_operands;
+};
+
+enum gh_parse_result {
+	GH_PARSE_RUN,
+	GH_PARSE_HELP,              /* --help: print gh_options_help() */
+	GH_PARSE_VERSION,           /* --version: print the version */
+	GH_PARSE_USAGE,             /* a usage error, said unless quiet */
+};
+
+/* Fills opts from the command line.  A usage error is said on stderr,
+ * with a hint, unless quiet (an MPI rank other than the first, which says
+ * it for all). */
+enum gh_parse_result gh_options_parse(int argc, char **argv,
+				      struct gh_options *opts, bool quiet);
+
+/* --help's text, on stdout. */
+void gh_options_help(void);
+
+#endif

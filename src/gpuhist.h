@@ -1,0 +1,238 @@
+/* gpuhist.h - libgpuhist: the exact byte-value totals of files, descriptors
+ * and memory, counted on a GPU or on the CPU
+ *
+ * A program opens a counter with options, counts inputs with it (each into
+ * 256 exact 64-bit totals, one per byte value), and frees it:
+ *
+ *	struct gpuhist_options opts;
+ *	gpuhist_counter *c;
+ *	uint64_t totals[256];
+ *	char why[256];
+ *
+ *	gpuhist_options_init(&opts);
+ *	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK)
+ *		... why says why ...
+ *	if (gpuhist_count_file(c, "access.log.gz", totals) != GPUHIST_OK)
+ *		... gpuhist_message(c) says why ...
+ *	gpuhist_free(c);
+ *
+ * gzip input is recognised by its magic bytes (1f 8b) and decoded, every
+ * member, exactly as gzip -dc decodes it; a corrupt one fails with zlib's
+ * verdict.  A large gzip file is decoded on several cores.  Memory does
+ * not grow with an input's size.
+ *
+ * Errors are returned, as one of enum gpuhist_status and a message; the
+ * library never prints, never exits and has no global state, so two
+ * counters used by two threads never meet.  One counter is used by one
+ * thread at a time; it runs threads of its own while it counts.
+ *
+ * man 3 gpuhist documents every function with an example.
+ */
+#ifndef GPUHIST_H
+#define GPUHIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUHIST_VERSION_MAJOR 0
+#define GPUHIST_VERSION_MINOR 1
+#define GPUHIST_VERSION_PATCH 0
+#define GPUHIST_VERSION_STRING "0.1.0"
+
+/* The version of the library linked in, "0.1.0": it may be newer than the
+ * header a program was built with. */
+const char *gpuhist_version(void);
+
+enum gpuhist_status {
+	GPUHIST_OK = 0,
+	GPUHIST_ERR_ARGUMENT,   /* an option or argument out of its range */
+	GPUHIST_ERR_NOMEM,      /* out of memory */
+	GPUHIST_ERR_BACKEND,    /* the backend asked for cannot count here */
+	GPUHIST_ERR_INPUT,      /* an input could not be opened, read or
+				 * decoded: it adds nothing */
+};
+
+/* A few words for a status: "input failed", say. */
+const char *gpuhist_strerror(int status);
+
+enum gpuhist_backend {
+	GPUHIST_BACKEND_AUTO,   /* the CPU, and a GPU beside it where one is
+				 * usable and the inputs repay starting it */
+	GPUHIST_BACKEND_CPU,
+	GPUHIST_BACKEND_GPU,    /* a GPU, or GPUHIST_ERR_BACKEND */
+};
+
+/* Most devices one counter counts on (a device may be named twice). */
+#define GPUHIST_DEVICES_MAX 16
+/* Largest chunk: keeps every per-chunk counter inside 32 bits. */
+#define GPUHIST_CHUNK_MAX ((uint64_t)1 << 31)
+/* Most threads a counter runs for reading and counting. */
+#define GPUHIST_THREADS_MAX 1024
+
+/* Where a count stands, as the progress callback is told it. */
+struct gpuhist_progress {
+	const char *name;       /* the input being read (in input order) */
+	uint64_t counted;       /* its bytes counted so far (decoded) */
+	uint64_t read, size;    /* how far it is read, of its size (0:
+				 * unknown; for gzip, compressed bytes) */
+	uint64_t all_counted;   /* every input's bytes counted so far */
+	double seconds;         /* since the counter was opened */
+	int ended;              /* the input is finished */
+};
+
+struct gpuhist_options {
+	enum gpuhist_backend backend;       /* default: AUTO */
+	int devices[GPUHIST_DEVICES_MAX];   /* CUDA device numbers to use */
+	int n_devices;                      /* 0: none named (device 0) */
+	int all_devices;                    /* every device there is */
+	uint64_t chunk_bytes;   /* 1..GPUHIST_CHUNK_MAX; 0: the backend's
+				 * default (4 MiB GPU, 1 MiB CPU) */
+	int streams;            /* CUDA streams, 1..64; 0: the default (2) */
+	int threads;            /* inputs at once, readers and counting
+				 * threads, 0..GPUHIST_THREADS_MAX; 0: all
+				 * online cores */
+	int raw;                /* count compressed input as it is */
+	int verbose;            /* results also say how an input was decoded */
+	/* Called, when set, by the thread that counts, four times a second
+	 * and as each input ends; it must return quickly. */
+	void (*progress)(void *ctx, const struct gpuhist_progress *at);
+	void *progress_ctx;
+};
+
+/* Fills opts with the defaults: auto backend, all cores. */
+void gpuhist_options_init(struct gpuhist_options *opts);
+
+typedef struct gpuhist_counter gpuhist_counter;
+
+/*
+ * Opens a counter with a copy of opts.  The backend is started by the
+ * first count, which knows the inputs' sizes (auto weighs them).  Returns
+ * GPUHIST_OK with *counter set, or a status with *counter NULL and the
+ * reason in why[why_len] (why may be NULL).
+ */
+int gpuhist_open(gpuhist_counter **counter,
+		 const struct gpuhist_options *opts, char *why,
+		 size_t why_len);
+
+/*
+ * Frees the counter and everything it holds.  Returns 0; or 1 where a GPU
+ * that auto was still starting has been left to finish in a thread of its
+ * own (its driver cannot be stopped half-way): a program about to end may
+ * then leave with _exit() rather than wait for it.
+ */
+int gpuhist_free(gpuhist_counter *counter);
+
+enum gpuhist_input_type {
+	GPUHIST_INPUT_PATH,     /* name is a path; "-" is standard input */
+	GPUHIST_INPUT_FD,       /* fd, read from where it stands, left open */
+	GPUHIST_INPUT_MEMORY,   /* size bytes at data */
+};
+
+/* One thing to count.  name is also what messages call it. */
+struct gpuhist_input {
+	enum gpuhist_input_type type;
+	const char *name;
+	int fd;
+	const void *data;
+	size_t size;
+	/* PATH only, when length > 0: bytes [offset, offset + length) of a
+	 * plain regular file, as one of several processes sharing it. */
+	uint64_t offset, length;
+};
+
+/* What became of one input. */
+struct gpuhist_result {
+	int index;              /* its place in the list counted */
+	const char *name;
+	int status;             /* GPUHIST_OK, or why it failed */
+	const uint64_t *totals; /* its 256 exact totals; NULL if it failed */
+	const char *messages;   /* lines "NAME: text\n" said of it: why it
+				 * failed, warnings (zstd data counted as it
+				 * is), with verbose how it was decoded; ""
+				 * for none */
+};
+
+typedef void (*gpuhist_result_fn)(void *ctx,
+				  const struct gpuhist_result *result);
+
+/*
+ * Counts n inputs, several at once, and hands each result to fn in input
+ * order, from the calling thread, as soon as it and those before it are
+ * done; the pointers in a result live until fn returns.  Returns
+ * GPUHIST_OK when every input was counted, GPUHIST_ERR_INPUT when some
+ * failed (their results say why), or another status, with
+ * gpuhist_message(), when nothing could be counted (no result is given
+ * then).
+ */
+int gpuhist_count(gpuhist_counter *counter, const struct gpuhist_input *inputs,
+		  int n, gpuhist_result_fn fn, void *ctx);
+
+/*
+ * Starts the counter's backend now, sized for inputs[0..n) as the first
+ * count would size it, so that a program can fail (GPUHIST_ERR_BACKEND,
+ * with gpuhist_message()) before it has written anything.  A started
+ * counter returns GPUHIST_OK at once.
+ */
+int gpuhist_start(gpuhist_counter *counter, const struct gpuhist_input *inputs,
+		  int n);
+
+/* Waits until work the counter still does in the background has ended
+ * (a GPU that auto is starting), so that gpuhist_free() returns 0. */
+void gpuhist_wait(gpuhist_counter *counter);
+
+/* One input each, its totals into totals[256]; a status, and on failure
+ * the reason in gpuhist_message(). */
+int gpuhist_count_file(gpuhist_counter *counter, const char *path,
+		       uint64_t totals[256]);
+int gpuhist_count_fd(gpuhist_counter *counter, int fd, const char *name,
+		     uint64_t totals[256]);
+int gpuhist_count_buffer(gpuhist_counter *counter, const void *data,
+			 size_t size, uint64_t totals[256]);
+
+/* Why the counter's last call failed ("" when it did not), without a
+ * trailing newline; valid until the next call on the counter. */
+const char *gpuhist_message(const gpuhist_counter *counter);
+
+/* What a counter has done, for a verbose report. */
+struct gpuhist_summary {
+	const char *backend;    /* what counts: backend, devices, chunks;
+				 * "" before the first count */
+	const char *gzip;       /* the gzip decoder last used, or NULL */
+	uint64_t bytes;         /* bytes counted, all inputs */
+	double seconds;         /* since the counter was opened */
+	double startup;         /* of those, until the backend had started */
+};
+
+/* Fills summary; its strings live until the next call on the counter. */
+void gpuhist_summarize(gpuhist_counter *counter,
+		       struct gpuhist_summary *summary);
+
+enum gpuhist_kind {
+	GPUHIST_KIND_UNREADABLE,    /* missing, or not to be read as data */
+	GPUHIST_KIND_DIRECTORY,
+	GPUHIST_KIND_STREAM,        /* standard input, a FIFO, a device */
+	GPUHIST_KIND_FILE,          /* a regular file counted as it is */
+	GPUHIST_KIND_COMPRESSED,    /* a regular file to be decoded */
+};
+
+/* What kind of input path is, without reading more than its first bytes,
+ * and (FILE and COMPRESSED) its size on disk in *size; raw as in options. */
+enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size);
+
+/* How many CUDA devices are usable: 0 with the reason in why[why_len]
+ * (built without CUDA, no driver, CUDA's own words); why may be NULL. */
+int gpuhist_gpu_count(char *why, size_t why_len);
+
+/* Lines on the CUDA runtime and driver and on each usable device, each
+ * ending in a newline, into buf[len]; "" without CUDA. */
+void gpuhist_gpu_describe(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

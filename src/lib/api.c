@@ -1,0 +1,275 @@
+/* api.c - libgpuhist's public functions (gpuhist.h): counters, their
+ * options and errors, around the pipeline
+ *
+ * A counter holds a copy of its options (threads resolved), the backend
+ * once the first count has started it, and the message of its last
+ * failure.  Nothing here is global: two counters share nothing.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "clock.h"
+#include "gpuhist.h"
+#include "notes.h"
+#include "pipeline.h"
+
+struct gpuhist_counter {
+	struct gpuhist_options opts;
+	struct gh_run run;
+	double ready;               /* gh_now() when the backend had started */
+	char message[GH_NOTE_LINE + 64];
+};
+
+const char *gpuhist_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+const char *gpuhist_strerror(int status)
+{
+	switch (status) {
+	case GPUHIST_OK:
+		return "success";
+	case GPUHIST_ERR_ARGUMENT:
+		return "invalid argument";
+	case GPUHIST_ERR_NOMEM:
+		return "out of memory";
+	case GPUHIST_ERR_BACKEND:
+		return "backend unusable";
+	case GPUHIST_ERR_INPUT:
+		return "input failed";
+	}
+	return "unknown status";
+}
+
+void gpuhist_options_init(struct gpuhist_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->backend = GPUHIST_BACKEND_AUTO;
+}
+
+static int online_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > GPUHIST_THREADS_MAX ? GPUHIST_THREADS_MAX
+						    : (int)n;
+}
+
+/* Why opts cannot be used, or NULL when they can. */
+static const char *invalid(const struct gpuhist_options *opts)
+{
+	if (opts->backend != GPUHIST_BACKEND_AUTO &&
+	    opts->backend != GPUHIST_BACKEND_CPU &&
+	    opts->backend != GPUHIST_BACKEND_GPU)
+		return "unknown backend";
+	if (opts->n_devices < 0 || opts->n_devices > GPUHIST_DEVICES_MAX)
+		return "n_devices out of range";
+	for (int i = 0; i < opts->n_devices; i++)
+		if (opts->devices[i] < 0)
+			return "a negative device number";
+	if (opts->chunk_bytes > GPUHIST_CHUNK_MAX)
+		return "chunk_bytes above GPUHIST_CHUNK_MAX";
+	if (opts->streams < 0 || opts->streams > 64)
+		return "streams out of range (0..64)";
+	if (opts->threads < 0 || opts->threads > GPUHIST_THREADS_MAX)
+		return "threads out of range";
+	return NULL;
+}
+
+int gpuhist_open(gpuhist_counter **counter,
+		 const struct gpuhist_options *opts, char *why, size_t why_len)
+{
+	struct gpuhist_counter *c;
+	const char *bad;
+
+	*counter = NULL;
+	if (!opts) {
+		if (why)
+			snprintf(why, why_len, "no options given");
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	bad = invalid(opts);
+	if (bad) {
+		if (why)
+			snprintf(why, why_len, "%s", bad);
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		if (why)
+			snprintf(why, why_len, "out of memory");
+		return GPUHIST_ERR_NOMEM;
+	}
+	c->opts = *opts;
+	if (!c->opts.threads)
+		c->opts.threads = online_cores();
+	c->run.opts = &c->opts;
+	c->run.opened = gh_now();
+	atomic_init(&c->run.bytes_done, 0);
+	atomic_init(&c->run.gzip_engine, NULL);
+	*counter = c;
+	return GPUHIST_OK;
+}
+
+int gpuhist_free(gpuhist_counter *c)
+{
+	int left_running = 0;
+
+	if (!c)
+		return 0;
+	if (c->run.backend)
+		left_running = c->run.backend->ops->destroy(c->run.backend);
+	free(c);
+	return left_running;
+}
+
+int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		  int n)
+{
+	bool streams;
+	uint64_t bytes;
+
+	if (c->run.backend)
+		return GPUHIST_OK;
+	bytes = gh_inputs_bytes(inputs, n, &streams);
+	c->run.backend = gh_backend_choose(&c->opts, bytes, streams,
+					   c->message, sizeof(c->message));
+	if (!c->run.backend)
+		return GPUHIST_ERR_BACKEND;
+	c->ready = gh_now();
+	return GPUHIST_OK;
+}
+
+void gpuhist_wait(gpuhist_counter *c)
+{
+	struct gh_backend *b = c->run.backend;
+
+	if (b && b->ops->settle)
+		b->ops->settle(b, true);
+}
+
+int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		  int n, gpuhist_result_fn fn, void *ctx)
+{
+	int status, failed;
+
+	c->message[0] = '\0';
+	if (n < 0 || (n && (!inputs || !fn))) {
+		snprintf(c->message, sizeof(c->message),
+			 "no inputs or no result function");
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct gpuhist_input *in = &inputs[i];
+
+		if (!in->name || (in->type == GPUHIST_INPUT_MEMORY &&
+				  !in->data && in->size) ||
+		    (in->type == GPUHIST_INPUT_FD && in->fd < 0) ||
+		    in->type < GPUHIST_INPUT_PATH ||
+		    in->type > GPUHIST_INPUT_MEMORY) {
+			snprintf(c->message, sizeof(c->message),
+				 "input %d: no name, data or descriptor", i);
+			return GPUHIST_ERR_ARGUMENT;
+		}
+	}
+	if (!n)
+		return GPUHIST_OK;
+	status = gpuhist_start(c, inputs, n);
+	if (status)
+		return status;
+	failed = gh_count_inputs(&c->run, inputs, n, fn, ctx, c->message,
+				 sizeof(c->message));
+	if (failed < 0)
+		return GPUHIST_ERR_NOMEM;
+	return failed ? GPUHIST_ERR_INPUT : GPUHIST_OK;
+}
+
+/* What one input's count leaves for gpuhist_count_file() and the like. */
+struct one_result {
+	uint64_t *totals;
+	char *message;
+	size_t message_len;
+};
+
+static void keep_one(void *ctx, const struct gpuhist_result *r)
+{
+	struct one_result *one = ctx;
+	size_t len;
+
+	if (r->totals) {
+		memcpy(one->totals, r->totals, 256 * sizeof(uint64_t));
+		return;
+	}
+	/* The message without its last newline. */
+	snprintf(one->message, one->message_len, "%s", r->messages);
+	len = strlen(one->message);
+	if (len && one->message[len - 1] == '\n')
+		one->message[len - 1] = '\0';
+	if (!one->message[0])
+		snprintf(one->message, one->message_len, "%s: failed", r->name);
+}
+
+static int count_one(gpuhist_counter *c, const struct gpuhist_input *in,
+		     uint64_t totals[256])
+{
+	struct one_result one = { totals, c->message, sizeof(c->message) };
+
+	if (!totals) {
+		snprintf(c->message, sizeof(c->message), "no totals given");
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	return gpuhist_count(c, in, 1, keep_one, &one);
+}
+
+int gpuhist_count_file(gpuhist_counter *c, const char *path,
+		       uint64_t totals[256])
+{
+	struct gpuhist_input in = { .type = GPUHIST_INPUT_PATH, .name = path };
+
+	return count_one(c, &in, totals);
+}
+
+int gpuhist_count_fd(gpuhist_counter *c, int fd, const char *name,
+		     uint64_t totals[256])
+{
+	struct gpuhist_input in = { .type = GPUHIST_INPUT_FD, .fd = fd,
+				    .name = name ? name : "(descriptor)" };
+
+	return count_one(c, &in, totals);
+}
+
+int gpuhist_count_buffer(gpuhist_counter *c, const void *data, size_t size,
+			 uint64_t totals[256])
+{
+	struct gpuhist_input in = { .type = GPUHIST_INPUT_MEMORY,
+				    .name = "(buffer)", .data = data,
+				    .size = size };
+
+	return count_one(c, &in, totals);
+}
+
+const char *gpuhist_message(const gpuhist_counter *c)
+{
+	return c->message;
+}
+
+void gpuhist_summarize(gpuhist_counter *c, struct gpuhist_summary *s)
+{
+	double now = gh_now();
+	struct gh_backend *b = c->run.backend;
+
+	if (b && b->ops->settle)
+		b->ops->settle(b, false);
+	s->backend = b ? b->detail : "";
+	s->gzip = atomic_load(&c->run.gzip_engine);
+	s->bytes = atomic_load(&c->run.bytes_done);
+	s->seconds = now - c->run.opened;
+	s->startup = b ? c->ready - c->run.opened : s->seconds;
+}

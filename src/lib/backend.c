@@ -1,0 +1,41 @@
+/* backend.c - choosing the backend that the options ask for */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "backend.h"
+
+int gh_readers(const struct gpuhist_options *opts)
+{
+	int devices = opts->all_devices ? GPUHIST_DEVICES_MAX
+		      : opts->n_devices > 1 ? opts->n_devices : 1;
+	int most = GH_READERS_PER_DEVICE * devices;
+
+	if (most > GH_READERS_MAX)
+		most = GH_READERS_MAX;
+	return opts->threads < most ? opts->threads : most;
+}
+
+struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
+				     uint64_t file_bytes, bool streams,
+				     char *why, size_t why_len)
+{
+	struct gh_backend *b;
+	char reason[256] = "";
+	const char *which = "CPU";
+	bool large = file_bytes / (uint64_t)opts->threads >=
+		     GH_AUTO_GPU_BYTES_PER_THREAD;
+
+	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || streams)) {
+		b = gh_backend_auto_open(opts, large, reason, sizeof(reason));
+	} else if (opts->backend == GPUHIST_BACKEND_GPU) {
+		b = gh_backend_gpu_open(opts, reason, sizeof(reason));
+		which = "GPU";
+	} else {
+		b = gh_backend_cpu_open(opts, reason, sizeof(reason));
+	}
+	if (!b)
+		snprintf(why, why_len, "%s backend unusable: %s", which,
+			 reason);
+	return b;
+}

@@ -1,0 +1,112 @@
+/* backend.h - the one interface behind which the CPU and GPU backends count
+ *
+ * The caller fills chunks that the backend owns (so the GPU backend can hand
+ * out pinned memory and readers write straight into it):
+ *
+ *	for each input:
+ *		in = begin(b, readers)     -- an input id; readers: threads feeding it
+ *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
+ *			    c->backend, the backend that owns it);
+ *			    submit(b, in, c, n)
+ *		finish(b, in, totals)      -- its 256 exact totals; the id is free again
+ *
+ * Up to max_inputs inputs may be open at once, each fed by its own threads;
+ * acquire() and submit() may be called from many threads at once, and
+ * acquire() blocks until a chunk is free again (counted).  submit(.., 0)
+ * gives a chunk back unused.  finish() is called once every reader of that
+ * input is done.  After a failed input the caller still calls finish() and
+ * throws the totals away, so nothing leaks into the next input.  Calls
+ * return 0 (or a chunk, or an id) on success and -1 (or NULL) on failure
+ * with the reason in b->error; backends never print or exit.  Each
+ * backend's functions are one const table (struct gh_backend_ops).
+ */
+#ifndef GH_BACKEND_H
+#define GH_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuhist.h"
+
+/* Inputs a backend keeps open at once (each with its own totals). */
+#define GH_INPUTS_MAX 16
+
+struct gh_chunk {
+	unsigned char *data;       /* backend->chunk_bytes of room */
+	struct gh_backend *backend;    /* the backend that owns it */
+	int slot;                  /* that backend's own index */
+};
+
+struct gh_backend;
+
+/* What a backend does; one const table a kind of backend. */
+struct gh_backend_ops {
+	int (*begin)(struct gh_backend *b, int readers);
+	struct gh_chunk *(*acquire)(struct gh_backend *b);
+	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
+		      uint64_t len);
+	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256]);
+	/* NULL, or brings detail up to date, first waiting (wait) for work
+	 * of its own in the background to end (auto: the GPU's start). */
+	void (*settle)(struct gh_backend *b, bool wait);
+	/* Frees everything and returns 0; or, where work of its own still
+	 * runs in the background (auto: a GPU still starting), leaves that
+	 * to the end of the process and returns 1: the caller then ends it
+	 * with _exit(), which does not wait for the driver. */
+	int (*destroy)(struct gh_backend *b);
+};
+
+struct gh_backend {
+	const char *name;          /* "cpu" or "gpu" */
+	const struct gh_backend_ops *ops;
+	uint64_t chunk_bytes;      /* room of each chunk it owns (auto hands
+				    * out the CPU's and the GPU's chunks) */
+	uint64_t stream_bytes;     /* at most this much of one of its chunks
+				    * from a plain stream read in order (a
+				    * pipe); 0: all */
+	char detail[512];          /* what runs, for -v */
+	char error[256];           /* why the first failed call failed */
+};
+
+/* Each returns NULL with the reason in why[why_len] when it cannot start. */
+struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
+				       char *why, size_t why_len);
+struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
+				       char *why, size_t why_len);
+/* The CPU backend now and the GPU's as soon as it has started, the GPU
+ * started at once or when the CPU falls behind (backend_auto.c). */
+struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
+					bool start_now, char *why,
+					size_t why_len);
+
+/* Under auto, regular files of at least this many bytes a counting thread
+ * start a GPU at once.  A GPU costs 0.35 s to start and to close, and on
+ * page-cached text a CPU thread counts 1.3-2.5 GB/s: below this the CPU is
+ * done first (bench/NOTES.md). */
+#define GH_AUTO_GPU_BYTES_PER_THREAD ((uint64_t)512 << 20)
+/* Under auto, a stream starts a GPU once readers have waited this long
+ * within one second for the CPU to free a chunk: the CPU is behind. */
+#define GH_AUTO_BEHIND_SECS 0.010
+
+/* Reader threads for a regular file: opts->threads, at most
+ * GH_READERS_PER_DEVICE for each device named (16 fill one H200), and
+ * never more than GH_READERS_MAX.  opts->threads is resolved (not 0). */
+#define GH_READERS_PER_DEVICE 16
+#define GH_READERS_MAX 64
+int gh_readers(const struct gpuhist_options *opts);
+
+/*
+ * The backend that opts->backend asks for.  For "auto": on regular files of
+ * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
+ * CPU until a GPU has started and then the GPU; with streams among the
+ * inputs, the CPU, and a GPU too if the CPU falls behind; else the CPU
+ * alone.  (Where no GPU can start, the CPU throughout.)
+ * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
+ * requested one cannot count.
+ */
+struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
+				     uint64_t file_bytes, bool streams,
+				     char *why, size_t why_len);
+
+#endif

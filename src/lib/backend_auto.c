@@ -1,0 +1,314 @@
+/* backend_auto.c - --backend=auto: the CPU counts, and the GPU too when it pays
+ *
+ * Starting a GPU takes 0.25-0.45 s (loading the driver, the context, the
+ * pinned ring: bench/NOTES.md), in which the CPU counts gigabytes.  So
+ * this backend opens the CPU backend at once and the GPU backend in a
+ * thread of its own: at once for large files, and for streams only once
+ * the CPU falls behind (readers block waiting for its chunks), as the CPU
+ * keeps up with most pipes and decoders.  Until the GPU is ready,
+ * acquire() hands out the CPU's chunks, and after that the GPU's.  Each
+ * chunk says which backend owns it (gh_chunk.backend), and submit()
+ * passes it there.  An input is counted by both: its id is the CPU
+ * backend's, and it gets an id on the GPU with its first GPU chunk;
+ * finish() adds the two sets of totals, both exact.  When the GPU cannot
+ * start, everything is counted on the CPU; when it fails later, the
+ * inputs it had counted part of fail, and the CPU counts the rest.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "clock.h"
+
+/* A CPU acquire() this slow had no free chunk: it waited for counting. */
+#define BLOCKED_SECS 100e-6
+
+struct auto_backend {
+	struct gh_backend base;        /* first: the caller sees only this */
+	struct gh_backend *cpu;
+	struct gh_backend *_Atomic gpu;    /* set once it is ready */
+	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
+	const struct gpuhist_options *opts;
+	pthread_t starter;
+	_Atomic int start_asked;       /* the GPU is wanted */
+	_Atomic int starter_running;   /* started and not yet joined */
+	_Atomic int start_ended;       /* the starter has nothing left to do */
+	double opened, asked, gpu_ready;   /* gh_now() at each */
+	char why[256];                 /* why the GPU did not start */
+	pthread_mutex_t lock;          /* guards the rest */
+	double window_start, window_waited;    /* readers blocked, by second */
+	int readers[GH_INPUTS_MAX];
+	_Atomic int gpu_input[GH_INPUTS_MAX];  /* its GPU id; -1: none yet */
+	_Atomic uint64_t cpu_bytes, gpu_bytes;
+};
+
+static void *start_gpu(void *arg)
+{
+	struct auto_backend *ab = arg;
+	struct gh_backend *gpu = gh_backend_gpu_open(ab->opts, ab->why,
+						      sizeof(ab->why));
+
+	ab->gpu_ready = gh_now();
+	atomic_store(&ab->gpu, gpu);
+	atomic_store(&ab->start_ended, 1);
+	return NULL;
+}
+
+/* Starts the GPU in a thread of its own, once. */
+static void ask_for_gpu(struct auto_backend *ab)
+{
+	int err;
+
+	if (atomic_exchange(&ab->start_asked, 1))
+		return;
+	ab->asked = gh_now();
+#ifdef HAVE_CUDA
+	err = pthread_create(&ab->starter, NULL, start_gpu, ab);
+	if (err) {
+		snprintf(ab->why, sizeof(ab->why),
+			 "cannot start a thread: %s", strerror(err));
+		atomic_store(&ab->start_ended, 1);
+	} else {
+		atomic_store(&ab->starter_running, 1);
+	}
+#else
+	(void)err;
+	start_gpu(ab);          /* says at once that there is no CUDA here */
+#endif
+}
+
+/* Notes that a reader waited `secs` for a CPU chunk; asks for the GPU
+ * once the waits of one second come to GH_AUTO_BEHIND_SECS. */
+static void note_wait(struct auto_backend *ab, double now, double secs)
+{
+	int behind;
+
+	if (secs < BLOCKED_SECS)
+		return;
+	pthread_mutex_lock(&ab->lock);
+	if (now - ab->window_start > 1.0) {
+		ab->window_start = now;
+		ab->window_waited = 0;
+	}
+	ab->window_waited += secs;
+	behind = ab->window_waited >= GH_AUTO_BEHIND_SECS;
+	pthread_mutex_unlock(&ab->lock);
+	if (behind)
+		ask_for_gpu(ab);
+}
+
+/* Copies a part's reason for failing into the caller's view (the first
+ * failure wins); a failed GPU is used no more.  Returns -1. */
+static int failed(struct auto_backend *ab, const struct gh_backend *part)
+{
+	pthread_mutex_lock(&ab->lock);
+	if (!ab->base.error[0])
+		snprintf(ab->base.error, sizeof(ab->base.error), "%s",
+			 part->error);
+	pthread_mutex_unlock(&ab->lock);
+	if (part != ab->cpu)
+		atomic_store(&ab->gpu_broken, 1);
+	return -1;
+}
+
+static int auto_begin(struct gh_backend *b, int readers)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	int id = ab->cpu->ops->begin(ab->cpu, readers);
+
+	if (id < 0)
+		return failed(ab, ab->cpu);
+	ab->readers[id] = readers;
+	atomic_store(&ab->gpu_input[id], -1);
+	return id;
+}
+
+static struct gh_chunk *auto_acquire(struct gh_backend *b)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *gpu = atomic_load(&ab->gpu);
+	struct gh_chunk *c;
+	double t0, now;
+
+	if (gpu && !atomic_load(&ab->gpu_broken)) {
+		c = gpu->ops->acquire(gpu);
+		if (c)
+			return c;
+		failed(ab, gpu);        /* and take a CPU chunk instead */
+	}
+	if (atomic_load(&ab->start_asked))
+		return ab->cpu->ops->acquire(ab->cpu);
+	t0 = gh_now();
+	c = ab->cpu->ops->acquire(ab->cpu);
+	now = gh_now();
+	note_wait(ab, now, now - t0);
+	return c;
+}
+
+/* The GPU's id for input, opened with the input's first GPU chunk. */
+static int gpu_input(struct auto_backend *ab, struct gh_backend *gpu,
+		     int input)
+{
+	int id = atomic_load(&ab->gpu_input[input]);
+
+	if (id >= 0)
+		return id;
+	pthread_mutex_lock(&ab->lock);
+	id = atomic_load(&ab->gpu_input[input]);
+	if (id < 0) {
+		id = gpu->ops->begin(gpu, ab->readers[input]);
+		atomic_store(&ab->gpu_input[input], id);
+	}
+	pthread_mutex_unlock(&ab->lock);
+	return id;
+}
+
+static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
+		       uint64_t len)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *to = c->backend;
+	int id = input;
+
+	if (!len)                       /* given back unused */
+		return to->ops->submit(to, input, c, 0);
+	if (to != ab->cpu) {
+		id = gpu_input(ab, to, input);
+		if (id < 0) {
+			to->ops->submit(to, input, c, 0);
+			return failed(ab, to);
+		}
+	}
+	if (to->ops->submit(to, id, c, len))
+		return failed(ab, to);
+	atomic_fetch_add(to == ab->cpu ? &ab->cpu_bytes : &ab->gpu_bytes, len);
+	return 0;
+}
+
+/* The GPU's part first: once the CPU's finish() returns, the id may be
+ * begun again by another input. */
+static int auto_finish(struct gh_backend *b, int input, uint64_t totals[256])
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *gpu = atomic_load(&ab->gpu);
+	int id = atomic_load(&ab->gpu_input[input]);
+	uint64_t part[256] = { 0 };
+	int ret = 0;
+
+	if (id >= 0 && gpu->ops->finish(gpu, id, part))
+		ret = failed(ab, gpu);
+	atomic_store(&ab->gpu_input[input], -1);
+	if (ab->cpu->ops->finish(ab->cpu, input, totals) && !ret)
+		ret = failed(ab, ab->cpu);
+	for (int v = 0; v < 256; v++)
+		totals[v] += part[v];
+	return ret;
+}
+
+static void join_starter(struct auto_backend *ab)
+{
+	if (atomic_exchange(&ab->starter_running, 0))
+		pthread_join(ab->starter, NULL);
+}
+
+/* Says for -v what counted; with wait, first waits for the GPU's start
+ * to end (else a start still under way is left to it). */
+static void auto_settle(struct gh_backend *b, bool wait)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *gpu;
+	size_t n;
+
+	if (wait || atomic_load(&ab->start_ended))
+		join_starter(ab);
+	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
+			     ab->cpu->detail);
+	if (!atomic_load(&ab->start_asked)) {
+		snprintf(b->detail + n, sizeof(b->detail) - n,
+			 "; the CPU kept up, so no GPU was started");
+		return;
+	}
+	if (!atomic_load(&ab->start_ended)) {
+		snprintf(b->detail + n, sizeof(b->detail) - n,
+			 "; it counted everything while a GPU was starting");
+		return;
+	}
+	gpu = atomic_load(&ab->gpu);
+	if (!gpu) {
+		snprintf(b->detail, sizeof(b->detail),
+			 "GPU backend unusable (%.200s); counting on the CPU: %.250s",
+			 ab->why, ab->cpu->detail);
+		return;
+	}
+	snprintf(b->detail + n, sizeof(b->detail) - n,
+		 "; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later%s): %.150s",
+		 (unsigned long long)atomic_load(&ab->cpu_bytes),
+		 (unsigned long long)atomic_load(&ab->gpu_bytes),
+		 ab->asked - ab->opened, ab->gpu_ready - ab->asked,
+		 atomic_load(&ab->gpu_broken) ? ", then failed" : "",
+		 gpu->detail);
+}
+
+/* When the CPU has counted everything before the GPU is up, waiting for
+ * the GPU (and then for its driver to close it) would only add its start
+ * to the run: the starter is left to the end of the process instead,
+ * with what it uses. */
+static int auto_destroy(struct gh_backend *b)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *gpu;
+
+	ab->cpu->ops->destroy(ab->cpu);
+	if (atomic_load(&ab->starter_running) &&
+	    !atomic_load(&ab->start_ended))
+		return 1;
+	join_starter(ab);
+	gpu = atomic_load(&ab->gpu);
+	if (gpu)
+		gpu->ops->destroy(gpu);
+	pthread_mutex_destroy(&ab->lock);
+	free(ab);
+	return 0;
+}
+
+static const struct gh_backend_ops auto_ops = {
+	.begin = auto_begin,
+	.acquire = auto_acquire,
+	.submit = auto_submit,
+	.finish = auto_finish,
+	.settle = auto_settle,
+	.destroy = auto_destroy,
+};
+
+struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
+					bool start_now, char *why,
+					size_t why_len)
+{
+	struct auto_backend *ab = calloc(1, sizeof(*ab));
+
+	if (!ab) {
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
+	ab->cpu = gh_backend_cpu_open(opts, why, why_len);
+	if (!ab->cpu) {
+		free(ab);
+		return NULL;
+	}
+	ab->opts = opts;
+	ab->opened = gh_now();
+	pthread_mutex_init(&ab->lock, NULL);
+	ab->base.ops = &auto_ops;
+	ab->base.name = "auto";
+	ab->base.chunk_bytes = ab->cpu->chunk_bytes;
+	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
+		 ab->cpu->detail);
+	if (start_now)
+		ask_for_gpu(ab);
+	return &ab->base;
+}

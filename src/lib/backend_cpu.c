@@ -1,0 +1,252 @@
+/* backend_cpu.c - counting on the CPU: a ring of chunks and a pool of threads
+ *
+ * Who counts depends on how an input is read:
+ *  - one reader (pipes, gzip): the reader queues each filled chunk and an
+ *    idle worker of the pool counts it, while the reader reads on;
+ *  - several readers (a regular file): each reader counts the chunk it has
+ *    just read, in its own thread, while the bytes are still in its cache.
+ * A chunk is counted into a table of the counting thread's own, which is
+ * then added into its input's 64-bit totals under the lock: 256 additions
+ * a chunk, and no counter is ever shared while counting.  Several inputs
+ * may be open at once (each with its own totals).  The ring holds two
+ * chunks per worker plus one per reader.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "count.h"
+
+#define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
+
+struct cpu_chunk {
+	struct gh_chunk chunk;          /* what readers see */
+	uint64_t len;
+	int input;
+};
+
+struct cpu_input {
+	int open;
+	int count_in_reader;            /* several readers count their own */
+	int busy;                       /* chunks queued or being counted */
+	uint64_t totals[256];
+};
+
+struct cpu_backend {
+	struct gh_backend base;         /* first: the caller sees only this */
+	pthread_mutex_t lock;
+	pthread_cond_t work_ready;      /* a chunk was queued, or stop */
+	pthread_cond_t counted;         /* a chunk was counted or given back */
+	int n_slots;
+	struct cpu_chunk *slots;
+	int *free_list, n_free;         /* slots readers may fill */
+	int *queue, q_head, q_len;      /* filled slots, in order */
+	struct cpu_input inputs[GH_INPUTS_MAX];
+	int stop;
+	int n_workers;
+	pthread_t *workers;
+};
+
+/* Counts a chunk, adds it to its input, and puts the chunk back. */
+static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
+			int was_queued)
+{
+	uint64_t counts[256] = { 0 };
+	struct cpu_input *in = &cb->inputs[c->input];
+
+	gh_count_bytes(c->chunk.data, c->len, counts);
+	pthread_mutex_lock(&cb->lock);
+	for (int v = 0; v < 256; v++)
+		in->totals[v] += counts[v];
+	in->busy -= was_queued;
+	cb->free_list[cb->n_free++] = c->chunk.slot;
+	pthread_cond_broadcast(&cb->counted);
+	pthread_mutex_unlock(&cb->lock);
+}
+
+static void *worker_main(void *arg)
+{
+	struct cpu_backend *cb = arg;
+	int slot;
+
+	pthread_mutex_lock(&cb->lock);
+	for (;;) {
+		while (!cb->q_len && !cb->stop)
+			pthread_cond_wait(&cb->work_ready, &cb->lock);
+		if (!cb->q_len)
+			break;
+		slot = cb->queue[cb->q_head];
+		cb->q_head = (cb->q_head + 1) % cb->n_slots;
+		cb->q_len--;
+		pthread_mutex_unlock(&cb->lock);
+		count_chunk(cb, &cb->slots[slot], 1);
+		pthread_mutex_lock(&cb->lock);
+	}
+	pthread_mutex_unlock(&cb->lock);
+	return NULL;
+}
+
+static int cpu_begin(struct gh_backend *b, int readers)
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+	int id = -1;
+
+	pthread_mutex_lock(&cb->lock);
+	for (int i = 0; i < GH_INPUTS_MAX && id < 0; i++)
+		if (!cb->inputs[i].open)
+			id = i;
+	if (id >= 0) {
+		memset(&cb->inputs[id], 0, sizeof(cb->inputs[id]));
+		cb->inputs[id].open = 1;
+		cb->inputs[id].count_in_reader = readers > 1;
+	} else {
+		snprintf(b->error, sizeof(b->error), "more than %d inputs open",
+			 GH_INPUTS_MAX);
+	}
+	pthread_mutex_unlock(&cb->lock);
+	return id;
+}
+
+static struct gh_chunk *cpu_acquire(struct gh_backend *b)
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+	int slot;
+
+	pthread_mutex_lock(&cb->lock);
+	while (!cb->n_free)
+		pthread_cond_wait(&cb->counted, &cb->lock);
+	slot = cb->free_list[--cb->n_free];
+	pthread_mutex_unlock(&cb->lock);
+	return &cb->slots[slot].chunk;
+}
+
+static int cpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
+		      uint64_t len)
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+	struct cpu_chunk *c = &cb->slots[chunk->slot];
+
+	c->len = len;
+	c->input = input;
+	if (len && cb->inputs[input].count_in_reader) {
+		count_chunk(cb, c, 0);
+		return 0;
+	}
+	pthread_mutex_lock(&cb->lock);
+	if (len == 0) {
+		cb->free_list[cb->n_free++] = chunk->slot;
+		pthread_cond_broadcast(&cb->counted);
+	} else {
+		cb->queue[(cb->q_head + cb->q_len) % cb->n_slots] = chunk->slot;
+		cb->q_len++;
+		cb->inputs[input].busy++;
+		pthread_cond_signal(&cb->work_ready);
+	}
+	pthread_mutex_unlock(&cb->lock);
+	return 0;
+}
+
+static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+	struct cpu_input *in = &cb->inputs[input];
+
+	pthread_mutex_lock(&cb->lock);
+	while (in->busy)
+		pthread_cond_wait(&cb->counted, &cb->lock);
+	memcpy(totals, in->totals, sizeof(in->totals));
+	in->open = 0;
+	pthread_mutex_unlock(&cb->lock);
+	return 0;
+}
+
+static int cpu_destroy(struct gh_backend *b)
+{
+	struct cpu_backend *cb = (struct cpu_backend *)b;
+
+	pthread_mutex_lock(&cb->lock);
+	cb->stop = 1;
+	pthread_cond_broadcast(&cb->work_ready);
+	pthread_mutex_unlock(&cb->lock);
+	for (int i = 0; i < cb->n_workers; i++)
+		pthread_join(cb->workers[i], NULL);
+	for (int i = 0; cb->slots && i < cb->n_slots; i++)
+		free(cb->slots[i].chunk.data);
+	free(cb->slots);
+	free(cb->free_list);
+	free(cb->queue);
+	free(cb->workers);
+	pthread_mutex_destroy(&cb->lock);
+	pthread_cond_destroy(&cb->work_ready);
+	pthread_cond_destroy(&cb->counted);
+	free(cb);
+	return 0;
+}
+
+static const struct gh_backend_ops cpu_ops = {
+	.begin = cpu_begin,
+	.acquire = cpu_acquire,
+	.submit = cpu_submit,
+	.finish = cpu_finish,
+	.destroy = cpu_destroy,
+};
+
+struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
+				       char *why, size_t why_len)
+{
+	struct cpu_backend *cb = calloc(1, sizeof(*cb));
+	int threads = opts->threads;
+	int err;
+
+	if (!cb)
+		goto oom;
+	pthread_mutex_init(&cb->lock, NULL);
+	pthread_cond_init(&cb->work_ready, NULL);
+	pthread_cond_init(&cb->counted, NULL);
+	cb->base.ops = &cpu_ops;
+	cb->base.name = "cpu";
+	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
+						 : GH_CPU_CHUNK_DEFAULT;
+
+	cb->n_slots = 2 * threads + gh_readers(opts);
+	cb->slots = calloc((size_t)cb->n_slots, sizeof(*cb->slots));
+	cb->free_list = calloc((size_t)cb->n_slots, sizeof(*cb->free_list));
+	cb->queue = calloc((size_t)cb->n_slots, sizeof(*cb->queue));
+	cb->workers = calloc((size_t)threads, sizeof(*cb->workers));
+	if (!cb->slots || !cb->free_list || !cb->queue || !cb->workers)
+		goto oom;
+	for (int i = 0; i < cb->n_slots; i++) {
+		cb->slots[i].chunk.slot = i;
+		cb->slots[i].chunk.backend = &cb->base;
+		cb->slots[i].chunk.data = malloc(cb->base.chunk_bytes);
+		if (!cb->slots[i].chunk.data)
+			goto oom;
+		cb->free_list[cb->n_free++] = i;
+	}
+	for (int i = 0; i < threads; i++) {
+		err = pthread_create(&cb->workers[i], NULL, worker_main, cb);
+		if (err) {
+			snprintf(why, why_len, "cannot start a thread: %s",
+				 strerror(err));
+			cpu_destroy(&cb->base);
+			return NULL;
+		}
+		cb->n_workers++;
+	}
+	snprintf(cb->base.detail, sizeof(cb->base.detail),
+		 "cpu backend, %d thread%s, chunk %llu bytes, %d chunks",
+		 threads, threads == 1 ? "" : "s",
+		 (unsigned long long)cb->base.chunk_bytes, cb->n_slots);
+	return &cb->base;
+oom:
+	snprintf(why, why_len, "out of memory for chunks of %llu bytes",
+		 (unsigned long long)(opts->chunk_bytes ? opts->chunk_bytes
+							: GH_CPU_CHUNK_DEFAULT));
+	if (cb)
+		cpu_destroy(&cb->base);
+	return NULL;
+}

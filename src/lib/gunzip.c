@@ -1,0 +1,243 @@
+/* gunzip.c - streaming gzip decoding, member after member
+ *
+ * The inflater (inflate.h: ISA-L when built in, else zlib) decodes one
+ * member and checks its CRC-32 and length; this file walks the members.
+ * When a member ends, what follows must be another member, exactly as
+ * `gzip -dc` decodes concatenated files, or zero bytes up to the end of the
+ * file, which gzip also takes as padding.  Anything else is an error (gzip
+ * only warns of "trailing garbage", but a count must not silently skip
+ * data), and so is a stream that ends inside a member.
+ *
+ * ISA-L is faster than zlib but more lenient (inflate.h), so with ISA-L
+ * every byte read is also handed to gzip_check.c, whose verdict (zlib's
+ * rules) is taken at the end of the stream, when decoding fails, and
+ * between reads as soon as ISA-L has passed the place of a fault.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats.h"
+#include "gunzip.h"
+#include "gzip_check.h"
+#include "inflate.h"
+
+/* Compressed bytes read at once.  The fuzz harness builds with a tiny one,
+ * so that refills fall inside headers, trailers and member boundaries. */
+#ifndef GH_GUNZIP_IN_BYTES
+#define GH_GUNZIP_IN_BYTES (256 * 1024)
+#endif
+
+struct gh_gunzip {
+	struct gh_inflater *inf;
+	struct gh_gzip_check *check;    /* for a lenient inflater, else NULL */
+	int fd;                 /* -1: reading mem instead */
+	const unsigned char *mem;
+	uint64_t mem_left;
+	int in_member;          /* inside a member whose end is not yet seen */
+	int eof;                /* fd reached end of file */
+	uint64_t consumed;
+	const unsigned char *next_in;   /* undecoded input, inside in[] */
+	size_t avail_in;
+	unsigned char in[GH_GUNZIP_IN_BYTES];
+};
+
+struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
+				unsigned primed_len, bool zlib)
+{
+	struct gh_gunzip *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->inf = zlib ? gh_inflater_zlib_new() : gh_inflater_new();
+	if (!g->inf) {
+		free(g);
+		return NULL;
+	}
+	if (g->inf->lenient) {
+		g->check = gh_gzip_check_new();
+		if (!g->check) {
+			g->inf->free(g->inf);
+			free(g);
+			return NULL;
+		}
+		if (primed_len)
+			gh_gzip_check_feed(g->check, primed, primed_len);
+	}
+	g->fd = fd;
+	if (primed_len)
+		memcpy(g->in, primed, primed_len);
+	g->next_in = g->in;
+	g->avail_in = primed_len;
+	g->consumed = primed_len;
+	g->in_member = 1;
+	return g;
+}
+
+struct gh_gunzip *gh_gunzip_new_mem(const unsigned char *data, uint64_t len,
+				    bool zlib)
+{
+	struct gh_gunzip *g = gh_gunzip_new(-1, NULL, 0, zlib);
+
+	if (g) {
+		g->mem = data;
+		g->mem_left = len;
+	}
+	return g;
+}
+
+const char *gh_gunzip_engine(const struct gh_gunzip *g)
+{
+	return g->inf->name;
+}
+
+/*
+ * Reads more input after the bytes not yet decoded, keeping up to
+ * GH_INFLATE_READ_AHEAD decoded bytes before them (an inflater may hand
+ * those back at a member's end); 0 at end of file, -1 on a read error.
+ */
+static int refill(struct gh_gunzip *g)
+{
+	size_t used = (size_t)(g->next_in - g->in);
+	size_t keep = used < GH_INFLATE_READ_AHEAD ? used : GH_INFLATE_READ_AHEAD;
+	unsigned char *fresh;
+	ssize_t n;
+
+	memmove(g->in, g->next_in - keep, keep + g->avail_in);
+	g->next_in = g->in + keep;
+	fresh = g->in + keep + g->avail_in;
+	if (g->fd < 0) {
+		n = (ssize_t)(sizeof(g->in) - keep - g->avail_in);
+		if ((uint64_t)n > g->mem_left)
+			n = (ssize_t)g->mem_left;
+		memcpy(fresh, g->mem, (size_t)n);
+		g->mem += n;
+		g->mem_left -= (uint64_t)n;
+	} else {
+		do
+			n = read(g->fd, fresh,
+				 sizeof(g->in) - keep - g->avail_in);
+		while (n < 0 && errno == EINTR);
+	}
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		g->eof = 1;
+	if (g->check)
+		gh_gzip_check_feed(g->check, fresh, (size_t)n);
+	g->avail_in += (size_t)n;
+	g->consumed += (uint64_t)n;
+	return (int)(n > 0);
+}
+
+/* After a member: 1 when another one starts, 0 at the clean end (perhaps
+ * after zero padding), -1 on an error (*why set, or NULL for a read error). */
+static int next_member(struct gh_gunzip *g, const char **why)
+{
+	while (g->avail_in < 2 && !g->eof)
+		if (refill(g) < 0)
+			return -1;
+	if (g->avail_in == 0)
+		return 0;
+	if (gh_is_gzip(g->next_in, g->avail_in)) {
+		if (g->inf->reset(g->inf)) {
+			*why = "cannot restart the gzip decoder";
+			return -1;
+		}
+		return 1;
+	}
+	for (;;) {
+		while (g->avail_in && *g->next_in == 0) {
+			g->next_in++;
+			g->avail_in--;
+		}
+		if (g->avail_in) {
+			*why = "trailing garbage after gzip data";
+			return -1;
+		}
+		if (g->eof)
+			return 0;
+		if (refill(g) < 0)
+			return -1;
+	}
+}
+
+/* Stream bytes the inflater has taken. */
+static uint64_t taken(const struct gh_gunzip *g)
+{
+	return g->consumed - g->avail_in;
+}
+
+/* Fails the read: the checker's message when its fault comes first.  A
+ * read error (*why NULL) stays one, errno kept. */
+static int64_t failed(struct gh_gunzip *g, const char **why)
+{
+	if (g->check) {
+		int saved_errno = errno;
+		const char *first = gh_gzip_check_stop(g->check, taken(g));
+
+		if (first && *why)
+			*why = first;
+		errno = saved_errno;
+	}
+	return -1;
+}
+
+int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
+		       const char **why)
+{
+	unsigned char *next_out = out;
+	size_t room = cap;
+
+	*why = NULL;
+	if (g->check && (*why = gh_gzip_check_refused(g->check, taken(g))))
+		return failed(g, why);
+	while (room) {
+		if (g->avail_in == 0 && !g->eof && refill(g) < 0)
+			return failed(g, why);
+		if (!g->in_member) {
+			int more = next_member(g, why);
+
+			if (more < 0)
+				return failed(g, why);
+			if (!more) {            /* clean end after a member */
+				if (g->check &&
+				    (*why = gh_gzip_check_end(g->check)))
+					return -1;
+				break;
+			}
+			g->in_member = 1;
+		}
+		if (g->avail_in == 0 && g->eof) {
+			*why = "unexpected end of file (truncated gzip data)";
+			return failed(g, why);
+		}
+		switch (g->inf->step(g->inf, &g->next_in, &g->avail_in,
+				     &next_out, &room, why)) {
+		case GH_INFLATE_MORE:
+			break;
+		case GH_INFLATE_MEMBER_END:
+			g->in_member = 0;
+			break;
+		case GH_INFLATE_ERROR:
+			return failed(g, why);
+		}
+	}
+	return (int64_t)(next_out - out);
+}
+
+uint64_t gh_gunzip_consumed(const struct gh_gunzip *g)
+{
+	return g->consumed;
+}
+
+void gh_gunzip_free(struct gh_gunzip *g)
+{
+	if (!g)
+		return;
+	gh_gzip_check_free(g->check);
+	g->inf->free(g->inf);
+	free(g);
+}

@@ -1,0 +1,622 @@
+/* pipeline.c - inputs through the chunks into the backend, several at once
+ *
+ * Inputs.  Up to GH_INPUTS_MAX input workers (no more than --threads or
+ * operands) each take the next operand and count it; the calling thread
+ * reports the results in operand order as they complete, like wc, and
+ * draws the progress meter.  A worker's messages are kept with its input
+ * and printed in that order too.  Workers run at most a window of operands
+ * ahead of the report, so memory stays flat however many operands there
+ * are.  Operands that are streams (standard input, FIFOs, devices) are
+ * read one at a time in operand order, since two of them may be one.
+ *
+ * Readers.  A plain regular file is read by several threads at once (pread
+ * at chunk offsets handed out in order), which is what a page-cached file
+ * needs to go faster than one memcpy stream; the order of chunks does not
+ * matter to a histogram.  Anything else (pipes, gzip, devices) is read in
+ * order by its worker.  Either way readers write straight into the
+ * backend's chunks.
+ *
+ * A file that changes size while it is read is counted up to where its end
+ * was seen, a prefix of it, as cat or wc would.  Several readers could see
+ * different ends (one finds the end, another then reads bytes appended
+ * after it), which would count bytes past a gap; they note the least end
+ * seen, and when more than that was read the input fails instead.
+ *
+ * Byte ranges.  An input may also be one byte range of a plain file (MPI
+ * ranks share a large file that way); it is read like a whole file, but
+ * stops at the range's end, and an end of file inside the range (the file
+ * shrank since its size was taken) fails the input.
+ *
+ * Nothing is printed: what is said of an input goes into its notes, which
+ * reach the caller with its result.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "clock.h"
+#include "gzip_parallel.h"
+#include "notes.h"
+#include "pipeline.h"
+#include "source.h"
+
+/* Room for what is said of one input: a few lines, each of which may
+ * carry a name of thousands of characters. */
+#define GH_JOB_NOTES (6 * GH_NOTE_LINE)
+
+/* Whether an input is one byte range of a file. */
+static bool ranged(const struct gpuhist_input *input)
+{
+	return input->type == GPUHIST_INPUT_PATH && input->length > 0;
+}
+
+enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED };
+
+/* One input being counted, where the reporter finds its result. */
+struct job {
+	int index;                          /* input number, -1 when unused */
+	enum job_state state;
+	const struct gpuhist_input *input;
+	const char *name;
+	atomic_uint_least64_t consumed;     /* how far it is read, for the meter */
+	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
+	atomic_uint_least64_t size;         /* its size when known, else 0 */
+	uint64_t totals[256];
+	struct gh_notes notes;              /* what is said of it, in messages */
+	char messages[GH_JOB_NOTES];
+};
+
+/* All inputs of the run: shared by the workers and the reporter. */
+struct inputs {
+	struct gh_run *run;
+	const struct gpuhist_input *list;
+	int n;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;             /* a job started or ended, or one was reported */
+	int next;                           /* the next operand to take */
+	int reported;                       /* operands reported so far */
+	int window;                         /* jobs[]: operands in flight at most */
+	struct job *jobs;
+	int stream_tickets;                 /* stream operands taken so far */
+	int stream_turn;                    /* the ticket whose turn it is */
+	int readers_each;                   /* reader threads for one plain file */
+	int workers;                        /* inputs counted at once at most */
+};
+
+/* One plain file being read by several threads. */
+struct readers {
+	struct gh_run *run;
+	struct gh_source *src;
+	struct job *job;
+	int input;                          /* the backend's id for it */
+	uint64_t start;                     /* where its bytes begin */
+	uint64_t len;                       /* how many to read at most */
+	atomic_uint_least64_t next_offset;  /* the next chunk to claim, from start */
+	atomic_uint_least64_t bytes;        /* read and submitted so far */
+	atomic_uint_least64_t end;          /* least end of file seen */
+	atomic_int stop;                    /* end of file or failure seen */
+	atomic_int failed;                  /* a reader failed; first one says why */
+	const char *why;                    /* its reason, or NULL: errno `err` */
+	int err;
+};
+
+/* Counts `got` more bytes of job, for -v and the meter. */
+static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
+		      uint64_t consumed)
+{
+	atomic_fetch_add(&run->bytes_done, got);
+	atomic_fetch_add(&job->counted, got);
+	atomic_store(&job->consumed, consumed);
+}
+
+/* Remembers a failure; the first one is printed after the readers end. */
+static void readers_fail(struct readers *rd, const char *why, int err)
+{
+	atomic_store(&rd->stop, 1);
+	if (atomic_exchange(&rd->failed, 1))
+		return;
+	rd->why = why;
+	rd->err = err;
+}
+
+/* Notes that a reader found the end of the file `end` bytes after start. */
+static void note_end(struct readers *rd, uint64_t end)
+{
+	uint_least64_t seen = atomic_load(&rd->end);
+
+	while (end < seen &&
+	       !atomic_compare_exchange_weak(&rd->end, &seen, end))
+		;
+}
+
+static void *read_chunks(void *arg)
+{
+	struct readers *rd = arg;
+	struct gh_backend *b = rd->run->backend;
+
+	while (!atomic_load(&rd->stop)) {
+		struct gh_chunk *c = b->ops->acquire(b);
+		uint64_t offset, room;
+		int64_t got;
+
+		if (!c) {
+			readers_fail(rd, b->error, 0);
+			break;
+		}
+		room = c->backend->chunk_bytes;     /* auto: the CPU's or the GPU's */
+		offset = atomic_fetch_add(&rd->next_offset, room);
+		if (offset >= rd->len) {            /* the range is all claimed */
+			b->ops->submit(b, rd->input, c, 0);
+			atomic_store(&rd->stop, 1);
+			break;
+		}
+		uint64_t want = rd->len - offset < room
+				? rd->len - offset : room;
+
+		got = gh_source_pread(rd->src, c->data, want, rd->start + offset);
+		if (got < 0) {
+			int err = errno;
+
+			b->ops->submit(b, rd->input, c, 0);
+			readers_fail(rd, NULL, err);
+			break;
+		}
+		if (b->ops->submit(b, rd->input, c, (uint64_t)got)) {
+			readers_fail(rd, b->error, 0);
+			break;
+		}
+		if ((uint64_t)got < want) {
+			note_end(rd, offset + (uint64_t)got);
+			atomic_store(&rd->stop, 1);     /* end of file */
+		}
+		add_bytes(rd->run, rd->job, (uint64_t)got,
+			  atomic_fetch_add(&rd->bytes, (uint64_t)got) +
+			  (uint64_t)got);
+	}
+	return NULL;
+}
+
+static int count_parallel(struct gh_run *run, struct gh_source *src,
+			  struct job *job, int input, int n_readers)
+{
+	const struct gpuhist_input *what = job->input;
+	struct readers rd = { .run = run, .src = src, .job = job,
+			      .input = input,
+			      .start = ranged(what) ? what->offset : 0,
+			      .len = ranged(what) ? what->length : UINT64_MAX };
+	pthread_t threads[GH_READERS_MAX];
+	int started = 0;
+
+	atomic_init(&rd.next_offset, 0);
+	atomic_init(&rd.bytes, 0);
+	atomic_init(&rd.end, UINT64_MAX);
+	atomic_init(&rd.stop, 0);
+	atomic_init(&rd.failed, 0);
+	/* Fewer threads than asked for is fine: the caller reads too. */
+	while (started < n_readers - 1 &&
+	       pthread_create(&threads[started], NULL, read_chunks, &rd) == 0)
+		started++;
+	read_chunks(&rd);
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	/* Bytes past the least end: the file grew or shrank in between; for
+	 * a range, any end inside it: the file shrank. */
+	uint64_t bytes = atomic_load(&rd.bytes), end = atomic_load(&rd.end);
+
+	if (ranged(what) ? end != UINT64_MAX || bytes != rd.len : bytes != end)
+		readers_fail(&rd, "file changed size while being read", 0);
+	if (!ranged(what))
+		gh_source_pread_end(src, bytes);
+	if (!atomic_load(&rd.failed))
+		return 0;
+	/* Noted here, by the input's worker, once the readers are done. */
+	if (rd.why) {
+		gh_note(&job->notes, "%s: %s", job->name, rd.why);
+	} else {
+		errno = rd.err;
+		gh_note_errno(&job->notes, "%s: read error", job->name);
+	}
+	return -1;
+}
+
+static int count_sequential(struct gh_run *run, struct gh_source *src,
+			    struct job *job, int input)
+{
+	struct gh_backend *b = run->backend;
+	bool plain = !gh_source_gzip_engine(src);
+
+	for (;;) {
+		struct gh_chunk *c = b->ops->acquire(b);
+		uint64_t want;
+		int64_t got;
+
+		if (!c) {
+			gh_note(&job->notes, "%s: %s", job->name, b->error);
+			return -1;
+		}
+		/* The chunk's own backend says how much of it a pipe fills. */
+		want = c->backend->chunk_bytes;
+		if (plain && c->backend->stream_bytes &&
+		    c->backend->stream_bytes < want)
+			want = c->backend->stream_bytes;
+		got = gh_source_fill(src, c->data, want);
+		if (b->ops->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
+			gh_note(&job->notes, "%s: %s", job->name, b->error);
+			return -1;
+		}
+		if (got <= 0)
+			return got < 0 ? -1 : 0;    /* the source noted why */
+		add_bytes(run, job, (uint64_t)got, gh_source_consumed(src));
+	}
+}
+
+/* What the parallel gzip decoder reports goes to the meter and -v. */
+struct gzip_meter {
+	struct gh_run *run;
+	struct job *job;
+	atomic_uint_least64_t added;
+};
+
+static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
+{
+	struct gzip_meter *m = ctx;
+
+	if (bytes) {
+		atomic_fetch_add(&m->run->bytes_done, bytes);
+		atomic_fetch_add(&m->job->counted, bytes);
+		atomic_fetch_add(&m->added, bytes);
+	}
+	if (consumed)
+		atomic_store(&m->job->consumed, consumed);
+}
+
+/*
+ * A gzip file decoded by `threads` threads at once (gzip_parallel.c).
+ * Where that decoder gives up (invalid data, or a read it could not make),
+ * what it counted is thrown away and the input is decoded again, serially,
+ * from its first byte by zlib (not ISA-L, which is more lenient): zlib
+ * then gives the verdict and the message.  0, or -1 (message printed) on
+ * failure.
+ */
+static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
+			       struct job *job, int *input, int threads)
+{
+	struct gh_backend *b = run->backend;
+	struct gzip_meter meter = { .run = run, .job = job };
+	struct gh_gzip_stats stats;
+	uint64_t start, size, discard[256];
+	int fd;
+
+	atomic_init(&meter.added, 0);
+	atomic_init(&stats.tasks, 0);
+	atomic_init(&stats.guessed, 0);
+	atomic_init(&stats.redone, 0);
+	gh_source_gzip_file(src, &fd, &start, &size);
+	switch (gh_gzip_parallel(b, *input, fd, start, size, threads,
+				 gzip_progress, &meter, &stats)) {
+	case GH_GZP_DONE:
+		atomic_store(&run->gzip_engine, "gpuhist's parallel decoder");
+		gh_source_pread_end(src, size);
+		if (run->opts->verbose)
+			gh_note(&job->notes, "%s: gzip decoded by %d thread%s: %llu regions, "
+			       "%llu started at a guessed block, %llu decoded "
+			       "again", job->name, threads, threads > 1 ? "s" : "",
+			       (unsigned long long)atomic_load(&stats.tasks),
+			       (unsigned long long)atomic_load(&stats.guessed),
+			       (unsigned long long)atomic_load(&stats.redone));
+		return 0;
+	case GH_GZP_BACKEND:
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		return -1;
+	case GH_GZP_SERIAL:
+		break;
+	}
+	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
+	atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
+	if (b->ops->finish(b, *input, discard)) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		*input = -1;
+		return -1;
+	}
+	*input = b->ops->begin(b, 1);
+	if (*input < 0) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		return -1;
+	}
+	if (run->opts->verbose)
+		gh_note(&job->notes, "%s: the parallel gzip decoder gave up; decoding "
+		       "serially with zlib", job->name);
+	if (gh_source_restart(src))
+		return -1;
+	return count_sequential(run, src, job, *input);
+}
+
+/* Opens what input names, its messages going to notes. */
+static struct gh_source *open_source(const struct gpuhist_input *input,
+				     bool raw, struct gh_notes *notes)
+{
+	switch (input->type) {
+	case GPUHIST_INPUT_FD:
+		return gh_source_open_fd(input->name, input->fd, raw, notes);
+	case GPUHIST_INPUT_MEMORY:
+		return gh_source_open_mem(input->name, input->data, input->size,
+					  raw, notes);
+	case GPUHIST_INPUT_PATH:
+		break;
+	}
+	return gh_source_open(input->name, raw, notes);
+}
+
+/* Counts one input into job->totals; -1 (reason noted) on failure. */
+static int count_one(struct inputs *in, struct job *job)
+{
+	struct gh_run *run = in->run;
+	struct gh_backend *b = run->backend;
+	struct gh_source *src;
+	int input, readers, ret, gzip_threads = 0;
+	uint64_t gz_start, gz_size;
+	int gz_fd;
+
+	src = open_source(job->input, run->opts->raw, &job->notes);
+	if (!src)
+		return -1;
+	if (ranged(job->input) && !gh_source_can_pread(src)) {
+		/* It was a plain file when the ranges were drawn. */
+		gh_note(&job->notes, "%s: file changed while being read",
+			job->name);
+		gh_source_close(src);
+		return -1;
+	}
+	atomic_store(&job->size, ranged(job->input) ? job->input->length
+						    : gh_source_size(src));
+	const char *engine = gh_source_gzip_engine(src);
+
+	if (engine)
+		atomic_store(&run->gzip_engine, engine);
+	/* A gzip file of four regions or more goes to gpuhist's own decoder,
+	 * on its share of the threads, where that share pays (see
+	 * gh_gzip_parallel_threads), or where other inputs are counted at
+	 * once: then no core is spare for the check that runs beside ISA-L
+	 * (gzip_check.c), and the decoder's one core beats ISA-L's two.
+	 * Smaller files start faster with ISA-L. */
+	bool others = in->workers > 1;
+
+	if (!ranged(job->input) &&
+	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
+	    gz_size >= 4 * gh_gzip_region(gz_size, in->readers_each) &&
+	    (others || in->readers_each >= gh_gzip_parallel_threads(engine)))
+		gzip_threads = in->readers_each;
+	readers = gzip_threads ? gzip_threads
+		  : gh_source_can_pread(src) ? in->readers_each : 1;
+	const char *undecoded = gh_source_undecoded(src);
+
+	if (undecoded && (!ranged(job->input) || !job->input->offset))
+		gh_note(&job->notes, "%s: looks like %s data, counted as it is; decode it first with %s -dc",
+		       job->name, undecoded, undecoded);
+	input = b->ops->begin(b, readers);
+	if (input < 0) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		gh_source_close(src);
+		return -1;
+	}
+	if (gzip_threads)
+		ret = count_gzip_parallel(run, src, job, &input, gzip_threads);
+	else if (readers > 1 || ranged(job->input))
+		ret = count_parallel(run, src, job, input, readers);
+	else
+		ret = count_sequential(run, src, job, input);
+	/* Always collect, so a failed input's counts never reach the next. */
+	if (input >= 0 && b->ops->finish(b, input, job->totals) && !ret) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		ret = -1;
+	}
+	if (gh_source_close(src))
+		ret = -1;
+	return ret;
+}
+
+/* Whether an input is standard input or another stream (a FIFO, a
+ * device) that several inputs might share; regular files, memory and
+ * what cannot be opened are not.  *size gets a regular file's size. */
+static bool is_stream(const struct gpuhist_input *input, uint64_t *size)
+{
+	struct stat st;
+
+	*size = 0;
+	switch (input->type) {
+	case GPUHIST_INPUT_MEMORY:
+		*size = input->size;
+		return false;
+	case GPUHIST_INPUT_FD:
+		if (fstat(input->fd, &st) != 0 || S_ISDIR(st.st_mode))
+			return false;
+		if (S_ISREG(st.st_mode))
+			*size = (uint64_t)st.st_size;
+		return !S_ISREG(st.st_mode);
+	case GPUHIST_INPUT_PATH:
+		break;
+	}
+	return gpuhist_probe(input->name, 1, size) == GPUHIST_KIND_STREAM;
+}
+
+static void *input_worker(void *arg)
+{
+	struct inputs *in = arg;
+	int n = in->n;
+
+	pthread_mutex_lock(&in->lock);
+	for (;;) {
+		while (in->next < n && in->next >= in->reported + in->window)
+			pthread_cond_wait(&in->changed, &in->lock);
+		if (in->next >= n)
+			break;
+		int i = in->next++;
+		struct job *job = &in->jobs[i % in->window];
+
+		job->index = i;
+		job->state = JOB_RUNNING;
+		job->input = &in->list[i];
+		job->name = job->input->name;
+		atomic_store(&job->size, 0);
+		atomic_store(&job->consumed, 0);
+		atomic_store(&job->counted, 0);
+		/* Streams are read one at a time, in operand order: "-" twice,
+		 * or "-" and /dev/stdin, share one stream and must not split it. */
+		uint64_t size;
+		int ticket = !ranged(job->input) && is_stream(job->input, &size)
+			     ? in->stream_tickets++ : -1;
+
+		while (ticket >= 0 && in->stream_turn != ticket)
+			pthread_cond_wait(&in->changed, &in->lock);
+		pthread_mutex_unlock(&in->lock);
+
+		int ret = count_one(in, job);
+
+		pthread_mutex_lock(&in->lock);
+		if (ticket >= 0)
+			in->stream_turn++;
+		job->state = ret ? JOB_FAILED : JOB_DONE;
+		pthread_cond_broadcast(&in->changed);
+	}
+	pthread_mutex_unlock(&in->lock);
+	return NULL;
+}
+
+/* Tells the caller's progress callback where job stands; ended: it is
+ * finished. */
+static void draw_meter(struct gh_run *run, struct job *job, bool ended)
+{
+	struct gpuhist_progress at = {
+		.name = job->name,
+		.counted = atomic_load(&job->counted),
+		.read = atomic_load(&job->consumed),
+		.size = atomic_load(&job->size),
+		.all_counted = atomic_load(&run->bytes_done),
+		.seconds = gh_now() - run->opened,
+		.ended = ended,
+	};
+
+	if (run->opts->progress)
+		run->opts->progress(run->opts->progress_ctx, &at);
+}
+
+/* Waits until input r is done, telling the progress meanwhile. */
+static struct job *wait_for(struct inputs *in, int r)
+{
+	struct job *job = &in->jobs[r % in->window];
+
+	pthread_mutex_lock(&in->lock);
+	while (job->index != r || job->state == JOB_RUNNING) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 250 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&in->changed, &in->lock, &until);
+		if (job->index == r && job->state == JOB_RUNNING)
+			draw_meter(in->run, job, false);
+	}
+	pthread_mutex_unlock(&in->lock);
+	return job;
+}
+
+int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
+		    int n, gpuhist_result_fn fn, void *ctx, char *why,
+		    size_t why_len)
+{
+	const struct gpuhist_options *opts = run->opts;
+	struct inputs in = { .run = run, .list = list, .n = n };
+	int workers, started = 0, failed = 0, err;
+	pthread_t threads[GH_INPUTS_MAX];
+
+	if (n < 1)
+		return 0;
+	workers = n;
+	if (workers > opts->threads)
+		workers = opts->threads;
+	if (workers > GH_INPUTS_MAX)
+		workers = GH_INPUTS_MAX;
+	in.workers = workers;
+	in.readers_each = gh_readers(opts) / workers;
+	if (in.readers_each < 1)
+		in.readers_each = 1;
+	in.window = 2 * workers;
+	in.jobs = calloc((size_t)in.window, sizeof(*in.jobs));
+	if (!in.jobs) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < in.window; i++) {
+		in.jobs[i].index = -1;
+		gh_notes_init(&in.jobs[i].notes, in.jobs[i].messages,
+			      sizeof(in.jobs[i].messages));
+	}
+	pthread_mutex_init(&in.lock, NULL);
+	pthread_cond_init(&in.changed, NULL);
+	while (started < workers &&
+	       !(err = pthread_create(&threads[started], NULL, input_worker,
+				      &in)))
+		started++;
+	if (!started) {
+		snprintf(why, why_len, "cannot start a thread: %s",
+			 strerror(err));
+		failed = -1;
+	}
+
+	for (int r = 0; started && r < n; r++) {
+		struct job *job = wait_for(&in, r);
+		struct gpuhist_result result = {
+			.index = r,
+			.name = job->name,
+			.status = job->state == JOB_DONE ? GPUHIST_OK
+							 : GPUHIST_ERR_INPUT,
+			.totals = job->state == JOB_DONE ? job->totals : NULL,
+			.messages = job->messages,
+		};
+
+		/* Show each input's end, however quickly it went. */
+		draw_meter(run, job, job->state == JOB_DONE);
+		fn(ctx, &result);
+		if (job->state != JOB_DONE)
+			failed++;
+		pthread_mutex_lock(&in.lock);
+		job->index = -1;
+		gh_notes_init(&job->notes, job->messages,
+			      sizeof(job->messages));
+		in.reported++;
+		pthread_cond_broadcast(&in.changed);
+		pthread_mutex_unlock(&in.lock);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&in.lock);
+	pthread_cond_destroy(&in.changed);
+	free(in.jobs);
+	return failed;
+}
+
+uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n,
+			 bool *streams)
+{
+	uint64_t bytes = 0, size;
+
+	*streams = false;
+	for (int i = 0; i < n; i++) {
+		if (ranged(&list[i]))
+			bytes += list[i].length;
+		else if (is_stream(&list[i], &size))
+			*streams = true;
+		else
+			bytes += size;  /* 0 for what will fail, and cost nothing */
+	}
+	return bytes;
+}

@@ -1,0 +1,34 @@
+/* pipeline.h - inputs through the chunks into the backend, several at once */
+#ifndef GH_PIPELINE_H
+#define GH_PIPELINE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "gpuhist.h"
+
+/* What the pipeline counts with, and what it has done, in one place. */
+struct gh_run {
+	const struct gpuhist_options *opts;     /* threads resolved */
+	struct gh_backend *backend;
+	double opened;                      /* gh_now() when the counter opened */
+	atomic_uint_least64_t bytes_done;   /* all inputs so far */
+	_Atomic(const char *) gzip_engine;  /* inflater of a gzip input, if any */
+};
+
+/* Counts the n inputs of list, several at once, handing each result to
+ * fn in order from the calling thread; returns how many failed, or -1
+ * with why[why_len] set when none could be counted (no thread started). */
+int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
+		    int n, gpuhist_result_fn fn, void *ctx, char *why,
+		    size_t why_len);
+
+/* The bytes of the regular files among the inputs (a gzip file's on disk,
+ * a range's length, a buffer's size), and in *streams whether any is of
+ * unknown size (standard input, a FIFO, a device): what auto goes by. */
+uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n,
+			 bool *streams);
+
+#endif

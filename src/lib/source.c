@@ -1,0 +1,343 @@
+/* source.c - one input: a file, a descriptor or memory, plain or gzip, read in chunks
+ *
+ * gzip is recognised by its first two bytes (1f 8b), on files and on pipes
+ * alike, so the bytes read to decide are kept and handed on: to the chunk
+ * for plain input, to the decoder for gzip.  Memory is this struct and the
+ * decoder's buffers, whatever the input's size.
+ *
+ * zstd, xz and bzip2 are recognised too, by up to six bytes, but not
+ * decoded: the caller warns that they are counted as they are.  What goes
+ * wrong is written into the input's notes (notes.h), never printed.
+ */
+#define _GNU_SOURCE             /* F_SETPIPE_SZ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats.h"
+#include "gunzip.h"
+#include "source.h"
+
+struct gh_source {
+	const char *name;
+	struct gh_notes *notes;     /* where its messages go */
+	int fd;                     /* -1: memory */
+	const unsigned char *mem;   /* memory not yet read */
+	uint64_t mem_left;
+	bool owns_fd;               /* opened here, so closed here */
+	uint64_t size;              /* st_size of a regular file, else 0 */
+	bool regular;               /* a regular file: pread() works */
+	off_t start;                /* where the input began in the file */
+	uint64_t consumed;          /* raw bytes read (plain input) */
+	unsigned char peek[GH_MAGIC_MAX];   /* bytes read while looking for
+				     * gzip (2), zstd, xz or bzip2 (up to 6) */
+	unsigned peek_len;
+	const char *undecoded;      /* which of those, counted as it is */
+	bool eof;                   /* read() has said end of file */
+	struct gh_gunzip *gz;       /* NULL for plain input */
+};
+
+/*
+ * read() (offset < 0) or pread() from offset until len bytes or end of
+ * file; -1 on error.  *eof is set when the system said end of file: a
+ * terminal says so once per ^D, so the caller must not ask again.
+ */
+static int64_t read_upto(int fd, unsigned char *buf, uint64_t len,
+			 off_t offset, bool *eof)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done > (1u << 30) ? (1u << 30) : len - done;
+		ssize_t n = offset < 0 ? read(fd, buf + done, want)
+				       : pread(fd, buf + done, want,
+					       offset + (off_t)done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			*eof = true;
+			break;
+		}
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
+}
+
+/*
+ * A pipe holds 64 KiB by default, so a writer such as cat (128 KiB writes)
+ * and this reader take turns after every few reads.  A larger pipe lets
+ * both run on; where the system refuses, the default stays.
+ */
+static void widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
+}
+
+/* Takes over reading fd (closed by gh_source_close() when owns_fd). */
+static struct gh_source *start(const char *name, int fd, bool owns_fd,
+			       bool raw, struct gh_notes *notes)
+{
+	struct gh_source *src;
+	struct stat st;
+	int64_t n;
+
+	src = calloc(1, sizeof(*src));
+	if (!src) {
+		gh_note(notes, "%s: out of memory", name);
+		goto fail;
+	}
+	src->name = name;
+	src->notes = notes;
+	src->fd = fd;
+	src->owns_fd = owns_fd;
+	if (fstat(fd, &st) < 0) {
+		gh_note_errno(notes, "%s", name);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		gh_note_errno(notes, "%s", name);
+		goto fail;
+	}
+	/* Open for writing only: a standard input that was closed (main.c). */
+	if ((fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY) {
+		errno = EBADF;          /* what read() would say */
+		gh_note_errno(notes, "%s", name);
+		goto fail;
+	}
+	if (S_ISFIFO(st.st_mode))
+		widen_pipe(src->fd);
+	if (S_ISREG(st.st_mode)) {
+		src->start = lseek(fd, 0, SEEK_CUR);
+		src->regular = src->start >= 0;
+		src->size = (uint64_t)st.st_size;
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+
+	n = read_upto(fd, src->peek, raw ? 0 : 2, -1, &src->eof);
+	if (n < 0) {
+		gh_note_errno(notes, "%s: read error", name);
+		goto fail;
+	}
+	src->peek_len = (unsigned)n;
+	src->consumed = (uint64_t)n;
+	if (gh_is_gzip(src->peek, (size_t)n)) {
+		src->gz = gh_gunzip_new(fd, src->peek, 2, false);
+		if (!src->gz) {
+			gh_note(notes, "%s: cannot start the gzip decoder", name);
+			goto fail;
+		}
+		src->peek_len = 0;
+	}
+	if (!src->gz && n == 2 && !src->eof) {
+		n = read_upto(fd, src->peek + 2, sizeof(src->peek) - 2, -1,
+			      &src->eof);
+		if (n < 0) {
+			gh_note_errno(notes, "%s: read error", name);
+			goto fail;
+		}
+		src->peek_len += (unsigned)n;
+		src->consumed += (uint64_t)n;
+		src->undecoded = gh_undecoded_format(src->peek, src->peek_len);
+	}
+	return src;
+fail:
+	if (owns_fd)
+		close(fd);
+	free(src);
+	return NULL;
+}
+
+struct gh_source *gh_source_open(const char *name, bool raw,
+				 struct gh_notes *notes)
+{
+	int fd;
+
+	if (!strcmp(name, "-"))
+		return start(name, STDIN_FILENO, false, raw, notes);
+	fd = open(name, O_RDONLY);
+	if (fd < 0) {
+		gh_note_errno(notes, "%s", name);
+		return NULL;
+	}
+	return start(name, fd, true, raw, notes);
+}
+
+struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw,
+				    struct gh_notes *notes)
+{
+	return start(name, fd, false, raw, notes);
+}
+
+struct gh_source *gh_source_open_mem(const char *name, const void *data,
+				     uint64_t size, bool raw,
+				     struct gh_notes *notes)
+{
+	struct gh_source *src = calloc(1, sizeof(*src));
+
+	if (!src) {
+		gh_note(notes, "%s: out of memory", name);
+		return NULL;
+	}
+	src->name = name;
+	src->notes = notes;
+	src->fd = -1;
+	src->mem = data;
+	src->mem_left = size;
+	if (!raw && gh_is_gzip(src->mem, size)) {
+		src->gz = gh_gunzip_new_mem(src->mem, size, false);
+		if (!src->gz) {
+			gh_note(notes, "%s: cannot start the gzip decoder", name);
+			free(src);
+			return NULL;
+		}
+	} else if (!raw) {
+		src->undecoded = gh_undecoded_format(src->mem,
+			size < GH_MAGIC_MAX ? (size_t)size : GH_MAGIC_MAX);
+	}
+	return src;
+}
+
+/* Copies up to cap bytes of memory input into buf. */
+static int64_t fill_from_memory(struct gh_source *src, unsigned char *buf,
+				uint64_t cap)
+{
+	uint64_t n = src->mem_left < cap ? src->mem_left : cap;
+
+	if (n)
+		memcpy(buf, src->mem, n);
+	src->mem += n;
+	src->mem_left -= n;
+	src->consumed += n;
+	return (int64_t)n;
+}
+
+int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
+{
+	const char *why;
+	uint64_t head = 0;
+	int64_t n;
+
+	if (src->gz) {
+		n = gh_gunzip_read(src->gz, buf, cap, &why);
+		if (n < 0) {
+			if (why)
+				gh_note(src->notes, "%s: %s", src->name, why);
+			else
+				gh_note_errno(src->notes, "%s: read error",
+					      src->name);
+		}
+		return n;
+	}
+	if (src->fd < 0)
+		return fill_from_memory(src, buf, cap);
+	if (src->peek_len && cap) {
+		head = src->peek_len < cap ? src->peek_len : cap;
+		memcpy(buf, src->peek, head);
+		memmove(src->peek, src->peek + head, src->peek_len - head);
+		src->peek_len -= (unsigned)head;
+	}
+	n = src->eof ? 0 : read_upto(src->fd, buf + head, cap - head, -1,
+				    &src->eof);
+	if (n < 0) {
+		gh_note_errno(src->notes, "%s: read error", src->name);
+		return -1;
+	}
+	src->consumed += (uint64_t)n;
+	return (int64_t)head + n;
+}
+
+bool gh_source_can_pread(const struct gh_source *src)
+{
+	return src->regular && !src->gz;
+}
+
+int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
+			uint64_t cap, uint64_t offset)
+{
+	bool eof = false;       /* each call asks anew: other readers go on */
+
+	return read_upto(src->fd, buf, cap, src->start + (off_t)offset, &eof);
+}
+
+void gh_source_pread_end(struct gh_source *src, uint64_t bytes)
+{
+	/* Nothing to report if it fails: the counts are complete already. */
+	(void)lseek(src->fd, src->start + (off_t)bytes, SEEK_SET);
+}
+
+uint64_t gh_source_size(const struct gh_source *src)
+{
+	return src->size;
+}
+
+uint64_t gh_source_consumed(const struct gh_source *src)
+{
+	return src->gz ? gh_gunzip_consumed(src->gz) : src->consumed;
+}
+
+const char *gh_source_gzip_engine(const struct gh_source *src)
+{
+	return src->gz ? gh_gunzip_engine(src->gz) : NULL;
+}
+
+bool gh_source_gzip_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size)
+{
+	if (!src->gz || !src->regular || src->size < (uint64_t)src->start)
+		return false;
+	*fd = src->fd;
+	*start = (uint64_t)src->start;
+	*size = src->size - (uint64_t)src->start;
+	return true;
+}
+
+int gh_source_restart(struct gh_source *src)
+{
+	static const unsigned char magic[2] = { 0x1f, 0x8b };
+
+	gh_gunzip_free(src->gz);
+	src->gz = NULL;
+	if (lseek(src->fd, src->start + 2, SEEK_SET) < 0) {
+		gh_note_errno(src->notes, "%s", src->name);
+		return -1;
+	}
+	src->gz = gh_gunzip_new(src->fd, magic, 2, true);
+	if (!src->gz) {
+		gh_note(src->notes, "%s: cannot start the gzip decoder",
+			src->name);
+		return -1;
+	}
+	return 0;
+}
+
+const char *gh_source_undecoded(const struct gh_source *src)
+{
+	return src->undecoded;
+}
+
+int gh_source_close(struct gh_source *src)
+{
+	int ret = 0;
+
+	gh_gunzip_free(src->gz);
+	if (src->owns_fd && close(src->fd) < 0) {
+		gh_note_errno(src->notes, "%s: close", src->name);
+		ret = -1;
+	}
+	free(src);
+	return ret;
+}

@@ -1,0 +1,455 @@
+/* api-check.c - TAP test of libgpuhist through its public header alone
+ *
+ * Usage: api-check TEXT TEXT.gz BAD.gz DIR
+ *	TEXT: any file; TEXT.gz: its gzip; BAD.gz: a corrupt gzip file; DIR:
+ *	a directory.  (t/t0010-library.t makes them.)
+ *
+ * Every total is checked against the file's bytes counted one at a time
+ * here.  Files, descriptors (a file and a pipe), memory (plain and gzip),
+ * several inputs at once, two counters in two threads at once, every
+ * error path (a code and a message), on the CPU, and on the GPU where one
+ * is usable (where none is, the GPU backend's refusal is checked instead).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpuhist.h"
+
+static int test_no, failures;
+
+static void ok(int cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("ok %d # SKIP %s (%s)\n", ++test_no, why, what);
+}
+
+/* The whole of a file, or exits. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f) {
+		perror(path);
+		exit(99);
+	}
+	do {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			buf = realloc(buf, cap);
+			if (!buf)
+				exit(99);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	return buf;
+}
+
+static void count_simply(const unsigned char *p, size_t n, uint64_t t[256])
+{
+	memset(t, 0, 256 * sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++)
+		t[p[i]]++;
+}
+
+static int same(const uint64_t a[256], const uint64_t b[256])
+{
+	return !memcmp(a, b, 256 * sizeof(uint64_t));
+}
+
+static const char *text_path, *gz_path, *bad_path, *dir_path;
+static unsigned char *text, *gz;
+static size_t text_len, gz_len;
+static uint64_t want[256], zeros[256];
+
+static gpuhist_counter *open_counter(enum gpuhist_backend backend, int threads)
+{
+	struct gpuhist_options opts;
+	gpuhist_counter *c;
+	char why[256];
+
+	gpuhist_options_init(&opts);
+	opts.backend = backend;
+	opts.threads = threads;
+	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK) {
+		printf("# gpuhist_open: %s\n", why);
+		return NULL;
+	}
+	return c;
+}
+
+/* Writes len bytes of p into a pipe from a thread of its own. */
+struct writer {
+	int fd;
+	const unsigned char *p;
+	size_t len;
+};
+
+static void *write_all(void *arg)
+{
+	struct writer *w = arg;
+	size_t done = 0;
+
+	while (done < w->len) {
+		ssize_t n = write(w->fd, w->p + done, w->len - done);
+
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(w->fd);
+	return NULL;
+}
+
+/* Files, descriptors and memory on one counter; `what` names its backend. */
+static void inputs_on(gpuhist_counter *c, const char *what)
+{
+	uint64_t got[256];
+	int fd, status;
+
+	memset(got, 0xff, sizeof(got));
+	status = gpuhist_count_file(c, text_path, got);
+	ok(status == GPUHIST_OK && same(got, want), "%s: a file", what);
+	status = gpuhist_count_file(c, gz_path, got);
+	ok(status == GPUHIST_OK && same(got, want),
+	   "%s: a gzip file gives its decoded bytes' totals", what);
+
+	fd = open(text_path, O_RDONLY);
+	status = gpuhist_count_fd(c, fd, "text", got);
+	ok(status == GPUHIST_OK && same(got, want) &&
+	   fcntl(fd, F_GETFD) >= 0 &&
+	   lseek(fd, 0, SEEK_CUR) == (off_t)text_len,
+	   "%s: a descriptor: counted, left open, read to its end", what);
+	close(fd);
+
+	int fds[2];
+	pthread_t thread;
+	struct writer w = { .p = gz, .len = gz_len };
+
+	if (pipe(fds) == 0) {
+		w.fd = fds[1];
+		pthread_create(&thread, NULL, write_all, &w);
+		status = gpuhist_count_fd(c, fds[0], "pipe", got);
+		pthread_join(thread, NULL);
+		close(fds[0]);
+		ok(status == GPUHIST_OK && same(got, want),
+		   "%s: gzip through a pipe", what);
+	} else {
+		ok(0, "%s: a pipe: %s", what, strerror(errno));
+	}
+
+	status = gpuhist_count_buffer(c, text, text_len, got);
+	ok(status == GPUHIST_OK && same(got, want), "%s: memory", what);
+	status = gpuhist_count_buffer(c, gz, gz_len, got);
+	ok(status == GPUHIST_OK && same(got, want),
+	   "%s: gzip in memory is decoded", what);
+	status = gpuhist_count_buffer(c, NULL, 0, got);
+	ok(status == GPUHIST_OK && same(got, zeros),
+	   "%s: empty memory: all totals 0", what);
+	status = gpuhist_count_buffer(c, gz, gz_len / 2, got);
+	ok(status == GPUHIST_ERR_INPUT &&
+	   strstr(gpuhist_message(c), "(buffer): ") ==
+	   gpuhist_message(c),
+	   "%s: half a gzip in memory fails, naming it: %s", what,
+	   gpuhist_message(c));
+}
+
+/* What gpuhist_count() handed over, in order. */
+struct seen {
+	int n, order_ok;
+	int status[8];
+	uint64_t totals[8][256];
+	char messages[8][512];
+	int ended;
+};
+
+static void keep(void *ctx, const struct gpuhist_result *r)
+{
+	struct seen *s = ctx;
+
+	if (r->index != s->n || s->n >= 8) {
+		s->order_ok = 0;
+		return;
+	}
+	s->status[s->n] = r->status;
+	if (r->totals)
+		memcpy(s->totals[s->n], r->totals, sizeof(s->totals[0]));
+	snprintf(s->messages[s->n], sizeof(s->messages[0]), "%s", r->messages);
+	s->messages[s->n][strcspn(s->messages[s->n], "\n")] = '\0';
+	s->n++;
+}
+
+static void count_ended(void *ctx, const struct gpuhist_progress *at)
+{
+	struct seen *s = ctx;
+
+	s->ended += at->ended;
+}
+
+/* Several inputs at once through gpuhist_count(), a failed one among
+ * them, with the progress callback. */
+static void several(void)
+{
+	struct gpuhist_options opts;
+	struct seen s = { .order_ok = 1 };
+	gpuhist_counter *c;
+	int fd = open(text_path, O_RDONLY);
+	struct gpuhist_input in[5] = {
+		{ .type = GPUHIST_INPUT_PATH, .name = gz_path },
+		{ .type = GPUHIST_INPUT_PATH, .name = "no/such/file" },
+		{ .type = GPUHIST_INPUT_MEMORY, .name = "memory", .data = text,
+		  .size = text_len },
+		{ .type = GPUHIST_INPUT_FD, .name = "descriptor", .fd = fd },
+		{ .type = GPUHIST_INPUT_PATH, .name = bad_path },
+	};
+	struct gpuhist_summary sum;
+
+	gpuhist_options_init(&opts);
+	opts.backend = GPUHIST_BACKEND_CPU;
+	opts.threads = 3;
+	opts.progress = count_ended;
+	opts.progress_ctx = &s;
+	if (gpuhist_open(&c, &opts, NULL, 0) != GPUHIST_OK) {
+		ok(0, "several inputs: open");
+		return;
+	}
+	int status = gpuhist_count(c, in, 5, keep, &s);
+
+	ok(status == GPUHIST_ERR_INPUT && s.n == 5 && s.order_ok,
+	   "several inputs: five results in order, ERR_INPUT for the failed");
+	ok(s.status[0] == GPUHIST_OK && same(s.totals[0], want) &&
+	   s.status[2] == GPUHIST_OK && same(s.totals[2], want) &&
+	   s.status[3] == GPUHIST_OK && same(s.totals[3], want),
+	   "several inputs: the good ones counted whole");
+	ok(s.status[1] == GPUHIST_ERR_INPUT &&
+	   !strcmp(s.messages[1], "no/such/file: No such file or directory"),
+	   "several inputs: a missing file: its message, not printed: %s",
+	   s.messages[1]);
+	ok(s.status[4] == GPUHIST_ERR_INPUT &&
+	   !strncmp(s.messages[4], bad_path, strlen(bad_path)),
+	   "several inputs: a corrupt gzip: its message names it: %s",
+	   s.messages[4]);
+	ok(s.ended == 3, "several inputs: progress told of each good end (%d)",
+	   s.ended);
+	gpuhist_summarize(c, &sum);
+	ok(sum.bytes == 3 * (uint64_t)text_len && sum.backend[0] &&
+	   sum.seconds >= sum.startup,
+	   "summary: %llu bytes, backend \"%s\"",
+	   (unsigned long long)sum.bytes, sum.backend);
+	ok(gpuhist_free(c) == 0, "gpuhist_free: nothing left running");
+	close(fd);
+}
+
+/* Every error path: a status and a message. */
+static void errors(void)
+{
+	struct gpuhist_options opts;
+	gpuhist_counter *c;
+	uint64_t got[256];
+	char why[256];
+	static const char *const bad[] = {
+		"threads -1", "threads above the most",
+		"chunk_bytes above the most", "streams 65",
+		"an unknown backend", "17 devices", "a negative device",
+	};
+
+	for (int i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		gpuhist_options_init(&opts);
+		switch (i) {
+		case 0: opts.threads = -1; break;
+		case 1: opts.threads = GPUHIST_THREADS_MAX + 1; break;
+		case 2: opts.chunk_bytes = GPUHIST_CHUNK_MAX + 1; break;
+		case 3: opts.streams = 65; break;
+		case 4: opts.backend = (enum gpuhist_backend)7; break;
+		case 5: opts.n_devices = GPUHIST_DEVICES_MAX + 1; break;
+		case 6: opts.n_devices = 1; opts.devices[0] = -2; break;
+		}
+		why[0] = '\0';
+		c = (gpuhist_counter *)&opts;   /* must be set to NULL */
+		ok(gpuhist_open(&c, &opts, why, sizeof(why)) ==
+		   GPUHIST_ERR_ARGUMENT && !c && why[0],
+		   "open refuses %s: %s", bad[i], why);
+	}
+	ok(gpuhist_open(&c, NULL, why, sizeof(why)) == GPUHIST_ERR_ARGUMENT,
+	   "open refuses no options: %s", why);
+
+	c = open_counter(GPUHIST_BACKEND_CPU, 2);
+	if (!c) {
+		ok(0, "a CPU counter opens");
+		return;
+	}
+	ok(gpuhist_count_file(c, "no/such/file", got) == GPUHIST_ERR_INPUT &&
+	   !strcmp(gpuhist_message(c), "no/such/file: No such file or directory"),
+	   "a missing file: ERR_INPUT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count_file(c, dir_path, got) == GPUHIST_ERR_INPUT &&
+	   strstr(gpuhist_message(c), ": Is a directory"),
+	   "a directory: ERR_INPUT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count_file(c, bad_path, got) == GPUHIST_ERR_INPUT &&
+	   strstr(gpuhist_message(c), "gzip"),
+	   "a corrupt gzip file: ERR_INPUT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count_fd(c, -1, "nothing", got) == GPUHIST_ERR_ARGUMENT &&
+	   gpuhist_message(c)[0],
+	   "descriptor -1: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count_file(c, text_path, NULL) == GPUHIST_ERR_ARGUMENT,
+	   "no totals: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count(c, NULL, 1, keep, NULL) == GPUHIST_ERR_ARGUMENT,
+	   "no inputs: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
+	ok(gpuhist_count_file(c, text_path, got) == GPUHIST_OK &&
+	   same(got, want) && !gpuhist_message(c)[0],
+	   "after errors, the counter counts on, its message cleared");
+	gpuhist_free(c);
+
+	int codes[] = { GPUHIST_OK, GPUHIST_ERR_ARGUMENT, GPUHIST_ERR_NOMEM,
+			GPUHIST_ERR_BACKEND, GPUHIST_ERR_INPUT };
+	int distinct = 1;
+
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < i; j++)
+			distinct &= !!strcmp(gpuhist_strerror(codes[i]),
+					     gpuhist_strerror(codes[j]));
+	ok(distinct, "gpuhist_strerror: a different text for each status");
+	ok(gpuhist_free(NULL) == 0, "gpuhist_free(NULL) does nothing");
+}
+
+static void probes(void)
+{
+	uint64_t size;
+
+	ok(gpuhist_probe(text_path, 0, &size) == GPUHIST_KIND_FILE &&
+	   size == text_len, "probe: a plain file and its size");
+	ok(gpuhist_probe(gz_path, 0, &size) == GPUHIST_KIND_COMPRESSED &&
+	   size == gz_len, "probe: a gzip file is compressed");
+	ok(gpuhist_probe(gz_path, 1, &size) == GPUHIST_KIND_FILE,
+	   "probe: raw, it is a plain file");
+	ok(gpuhist_probe("-", 0, &size) == GPUHIST_KIND_STREAM,
+	   "probe: - is a stream");
+	ok(gpuhist_probe(dir_path, 0, &size) == GPUHIST_KIND_DIRECTORY,
+	   "probe: a directory");
+	ok(gpuhist_probe("no/such/file", 0, &size) == GPUHIST_KIND_UNREADABLE,
+	   "probe: a missing file");
+}
+
+/* Two counters, two threads, at once: nothing shared. */
+struct worker {
+	enum gpuhist_backend backend;
+	int good;
+};
+
+static void *count_many(void *arg)
+{
+	struct worker *w = arg;
+	gpuhist_counter *c = open_counter(w->backend, 2);
+	uint64_t got[256];
+
+	w->good = c != NULL;
+	for (int i = 0; c && i < 20; i++) {
+		w->good &= gpuhist_count_buffer(c, text, text_len, got) ==
+			   GPUHIST_OK && same(got, want);
+		w->good &= gpuhist_count_file(c, gz_path, got) == GPUHIST_OK &&
+			   same(got, want);
+	}
+	gpuhist_free(c);
+	return NULL;
+}
+
+static void two_threads(enum gpuhist_backend backend, const char *what)
+{
+	struct worker w[2] = { { backend, 0 }, { backend, 0 } };
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, count_many, &w[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	ok(w[0].good && w[1].good,
+	   "%s: two counters in two threads at once, 40 counts each", what);
+}
+
+int main(int argc, char **argv)
+{
+	gpuhist_counter *c;
+	char why[256];
+	int gpus;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: api-check TEXT TEXT.gz BAD.gz DIR\n");
+		return 99;
+	}
+	text_path = argv[1];
+	gz_path = argv[2];
+	bad_path = argv[3];
+	dir_path = argv[4];
+	text = slurp(text_path, &text_len);
+	gz = slurp(gz_path, &gz_len);
+	count_simply(text, text_len, want);
+
+	printf("1..58\n");
+	ok(!strcmp(gpuhist_version(), GPUHIST_VERSION_STRING),
+	   "the library's version is the header's: %s", gpuhist_version());
+
+	c = open_counter(GPUHIST_BACKEND_CPU, 4);
+	if (c)
+		inputs_on(c, "cpu");
+	else
+		ok(0, "a CPU counter opens");
+	gpuhist_free(c);
+	c = open_counter(GPUHIST_BACKEND_AUTO, 0);
+	if (c)
+		inputs_on(c, "auto");
+	else
+		ok(0, "an auto counter opens");
+	gpuhist_free(c);
+
+	several();
+	errors();
+	probes();
+	two_threads(GPUHIST_BACKEND_CPU, "cpu");
+
+	gpus = gpuhist_gpu_count(why, sizeof(why));
+	c = open_counter(GPUHIST_BACKEND_GPU, 4);
+	if (gpus > 0 && c) {
+		inputs_on(c, "gpu");
+		gpuhist_free(c);
+		two_threads(GPUHIST_BACKEND_GPU, "gpu");
+		skip("the GPU backend's refusal", "a GPU is usable");
+	} else {
+		struct gpuhist_input in = { .type = GPUHIST_INPUT_PATH,
+					    .name = text_path };
+
+		for (int i = 0; i < 9; i++)
+			skip("gpu: the inputs", "no CUDA device");
+		ok(c && gpuhist_start(c, &in, 1) == GPUHIST_ERR_BACKEND &&
+		   !strncmp(gpuhist_message(c), "GPU backend unusable: ", 22),
+		   "no GPU: the GPU backend refuses to start: \"%s\"",
+		   c ? gpuhist_message(c) : "(no counter)");
+		gpuhist_free(c);
+	}
+	free(text);
+	free(gz);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# t0011-library-install.t - libgpuhist installed into a scratch DESTDIR:
+# the README's "Use it from C" example builds against it with pkg-config,
+# shared and static, and counts what gpuhist counts; the shared library
+# exports only gpuhist_* under its symbol version
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_cmd pkg-config
+need_cmd gzip
+need_cmd nm
+[ -n "${ABS_BUILDDIR:-}" ] || skip_all "run by make check (ABS_BUILDDIR)"
+CC=${CC:-cc}
+
+plan 6
+
+dest=$TMP/dest
+if ${MAKE:-make} -C "$ABS_BUILDDIR" install DESTDIR="$dest" \
+	>"$TMP/install.log" 2>&1; then
+	ok 0 "make install DESTDIR=... installs"
+else
+	ok 1 "make install DESTDIR=... installs"
+	tail -5 "$TMP/install.log" | sed 's/^/# /'
+fi
+pc=$(find "$dest" -name gpuhist.pc | head -1)
+export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_SYSROOT_DIR="$dest"
+libdir=$(pkg-config --variable=libdir gpuhist)
+is "gpuhist.pc, gpuhist.h and man 3 gpuhist are installed" \
+	"$(pkg-config --modversion gpuhist):$(find "$dest" -name gpuhist.h | wc -l):$(find "$dest" -name gpuhist.3 | wc -l)" \
+	"$("$GPUHIST" --version | sed 's/.* //'):1:1"
+
+# The example, as the README shows it.
+sed -n '/^## Use it from C/,/^## /p' "$T_SRCDIR/../README.md" |
+	sed -n '/^```c$/,/^```$/p' | sed '1d;$d' >"$TMP/bytes.c"
+gen log 2000000 | gzip -c >"$TMP/log.gz"
+"$GPUHIST" -b -f tsv "$TMP/log.gz" | awk -F'\t' 'NR > 1 && $3 != 0 {
+	print $2 "\t" $3 }' >"$TMP/want"
+
+# built with the test build's compiler and flags (a sanitizer build's too)
+if [ -f "$libdir/libgpuhist.so" ]; then
+	if $CC ${CFLAGS:-} "$TMP/bytes.c" -o "$TMP/bytes" ${LDFLAGS:-} \
+		$(pkg-config --cflags --libs gpuhist) 2>"$TMP/cc.err"; then
+		ok 0 "the README's example builds with pkg-config --cflags --libs"
+	else
+		ok 1 "the README's example builds with pkg-config --cflags --libs"
+		sed 's/^/# /' "$TMP/cc.err" | head -10
+	fi
+	LD_LIBRARY_PATH="$libdir" "$TMP/bytes" "$TMP/log.gz" >"$TMP/got"
+	same_file "the shared build counts what gpuhist -b counts" \
+		"$TMP/got" "$TMP/want"
+	nm -D --defined-only "$libdir/libgpuhist.so" |
+		awk '$2 == "T" { print $3 }' >"$TMP/symbols"
+	is "libgpuhist.so exports gpuhist_* alone, as GPUHIST_0.1" \
+		"$(grep -vc '^gpuhist_[a-z0-9_]*@@GPUHIST_0\.1$' "$TMP/symbols"):$(grep -c . "$TMP/symbols")" \
+		"0:$(grep -v typedef "$T_SRCDIR/../src/gpuhist.h" | grep -c '^[a-z].*gpuhist_[a-z0-9_]*(')"
+else
+	skip "the shared build" "built with --disable-shared"
+	skip "the shared build counts" "built with --disable-shared"
+	skip "the exported symbols" "built with --disable-shared"
+fi
+
+if $CC ${CFLAGS:-} "$TMP/bytes.c" -o "$TMP/bytes-static" ${LDFLAGS:-} \
+	$(pkg-config --cflags gpuhist) "$libdir/libgpuhist.a" \
+	$(pkg-config --static --libs-only-L --libs-only-other gpuhist) \
+	$(pkg-config --static --libs-only-l gpuhist | sed 's/-lgpuhist//') \
+	2>"$TMP/cc.err"; then
+	"$TMP/bytes-static" "$TMP/log.gz" >"$TMP/got"
+	same_file "linked statically (pkg-config --static), it counts the same" \
+		"$TMP/got" "$TMP/want"
+else
+	ok 1 "linked statically (pkg-config --static), it counts the same"
+	sed 's/^/# /' "$TMP/cc.err" | head -10
+fi
