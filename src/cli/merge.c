@@ -17,6 +17,8 @@
  * (an input that failed when it was counted) makes the whole result fail:
  * its counts are not all there.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,6 +7,8 @@
  * merge can tell a partial result from a whole one.  Nothing here
  * depends on the locale: the program never calls setlocale().
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>

@@ -3,6 +3,8 @@
  * A view is a map from byte value to bin (or to nothing), so every view is
  * computed from the same exact totals, and --merge can re-view old results.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -6,6 +6,8 @@
  * tables are added into the 64-bit totals every GH_COUNT_BLOCK bytes, long
  * before any 32-bit counter could wrap.
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "count.h"

@@ -11,6 +11,8 @@
  * bits, with second-level tables for longer codes.  An entry packs the
  * code's length, a kind, extra bits and a value.
  */
+#include "config.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,6 +13,8 @@
  * rules) is taken at the end of the stream, when decoding fails, and
  * between reads as soon as ISA-L has passed the place of a fault.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,6 +20,8 @@
  * CRC in one member before an incomplete code in the next is reported as
  * the bad CRC.
  */
+#include "config.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>

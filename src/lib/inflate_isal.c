@@ -9,6 +9,8 @@
  * bit buffer; when the deflate data ends, the whole bytes still there
  * belong to the trailer and are handed back by moving *in back over them.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,10 +1,11 @@
 /* inflate_zlib.c - one gzip member at a time with zlib (always built) */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "config.h"
 #include "inflate.h"
 
 struct zlib_inflater {
