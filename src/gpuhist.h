@@ -98,7 +98,8 @@ struct gpuhist_options {
 	int raw;                /* count compressed input as it is */
 	int verbose;            /* results also say how an input was decoded */
 	/* Called, when set, by the thread that counts, four times a second
-	 * and as each input ends; it must return quickly. */
+	 * and as each input ends, with a lock of the counter held: it must
+	 * return quickly and not call the counter. */
 	void (*progress)(void *ctx, const struct gpuhist_progress *at);
 	void *progress_ctx;
 };
