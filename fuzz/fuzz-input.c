@@ -21,7 +21,8 @@
  * with gh_count_bytes(), as pipeline.c's single reader does; the raw path
  * (no detection) does the same from a pipe, or reads a memfd with
  * gh_source_pread() at chunk offsets, as its parallel readers do.  The
- * build (make fuzz) gives gunzip.c a 61-byte input buffer, so refills fall
+ * detecting path is also taken from memory (gh_source_open_mem(), which
+ * gpuhist_count_buffer() uses).  The build (make fuzz) gives gunzip.c a 61-byte input buffer, so refills fall
  * inside headers, trailers and member boundaries.
  *
  * The input layer prints nothing: its notes (notes.h) are read here, and
@@ -158,8 +159,9 @@ static int make_memfd(const unsigned char *p, size_t len, size_t junk)
 
 /* Reads fd to its end with fills of chunk bytes, as pipeline.c's single
  * reader does. */
-static void read_filling(int fd, bool raw, uint64_t chunk, bool on_memfd,
-			 size_t len, struct outcome *o)
+static void read_filling(int fd, const unsigned char *mem, bool raw,
+			 uint64_t chunk, bool on_memfd, size_t len,
+			 struct outcome *o)
 {
 	unsigned char *buf = malloc(chunk);
 	struct gh_source *src;
@@ -169,7 +171,8 @@ static void read_filling(int fd, bool raw, uint64_t chunk, bool on_memfd,
 	gh_notes_init(&notes, said, sizeof(said));
 	if (!buf)
 		disagree("out of memory");
-	src = gh_source_open_fd(INPUT_NAME, fd, raw, &notes);
+	src = mem ? gh_source_open_mem(INPUT_NAME, mem, len, raw, &notes)
+		  : gh_source_open_fd(INPUT_NAME, fd, raw, &notes);
 	if (!src) {
 		o->failed = 1;
 		free(buf);
@@ -244,7 +247,7 @@ static void read_one_way(const unsigned char *p, size_t len, bool raw,
 		if (raw)
 			read_at_offsets(fd, chunk, knob, o);
 		else
-			read_filling(fd, raw, chunk, true, len, o);
+			read_filling(fd, NULL, raw, chunk, true, len, o);
 		close(fd);
 	} else {
 		struct writer w = { .p = p, .len = len,
@@ -257,7 +260,7 @@ static void read_one_way(const unsigned char *p, size_t len, bool raw,
 		w.fd = fds[1];
 		if (pthread_create(&thread, NULL, write_pipe, &w))
 			disagree("cannot start the pipe's writer");
-		read_filling(fds[0], raw, chunk, false, len, o);
+		read_filling(fds[0], NULL, raw, chunk, false, len, o);
 		close(fds[0]);          /* a writer still writing gets EPIPE */
 		pthread_join(thread, NULL);
 	}
@@ -293,6 +296,14 @@ static void compare(const unsigned char *p, size_t len, uint64_t chunk,
 		disagree("gzip detection differs");
 	if (!got.failed && memcmp(got.totals, want.totals, sizeof(got.totals)))
 		disagree("the totals differ");
+
+	/* The same stream from memory (gpuhist_count_buffer's path). */
+	read_filling(-1, p, false, chunk, false, len, &got);
+	check_messages(&got);
+	if (got.failed != want.failed || got.is_gzip != want.is_gzip ||
+	    (!got.failed &&
+	     memcmp(got.totals, want.totals, sizeof(got.totals))))
+		disagree("reading from memory disagrees with zlib");
 
 	memset(&raw_want, 0, sizeof(raw_want));
 	gh_count_bytes_simple(p, len, raw_want.totals);

@@ -5,10 +5,9 @@
  * capture its messages instead, so that they are printed in operand order
  * with that input's result, whichever input fails first.
  *
- * A line is at most GH_MSG_LINE bytes.  One that would be longer (a name
- * of thousands of characters) loses the middle of its text, where the
- * name usually is, to "..."; its start, its end and the reason after it
- * always come through whole.
+ * A line is at most GH_MSG_LINE bytes; a longer one loses the middle of
+ * its text, never its reason (line.h).  Lines the library said of an
+ * input are at most 16 bytes shorter, so they come through as they are.
  */
 #include "config.h"
 
@@ -19,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "line.h"
 #include "msg.h"
 
 static void (*msg_before)(void);
@@ -77,59 +77,11 @@ static void emit(const char *line)
 	gh_msg_print(line);
 }
 
-/* Whether byte c continues a UTF-8 sequence, so a cut must not fall
- * before it. */
-static int continues(char c)
-{
-	return ((unsigned char)c & 0xc0) == 0x80;
-}
-
-/* "gpuhist: TEXT[: REASON]\n" into line; where that is too long, the
- * middle of TEXT gives way to "...", cut between characters. */
-static void compose(char line[GH_MSG_LINE], const char *text,
-		    const char *reason)
-{
-	size_t len = strlen(text);
-	size_t fixed = sizeof(GH_PROGNAME ": ") - 1 + 2 /* "\n" and NUL */ +
-		       (reason ? strlen(reason) + 2 : 0);
-	size_t room = fixed + 64 < GH_MSG_LINE ? GH_MSG_LINE - fixed : 64;
-	size_t head = len, tail = len;
-
-	if (len > room) {
-		/* A quarter of the room for the start, the rest for the end,
-		 * which holds the name's last part and what went wrong. */
-		head = (room - 3) / 4;
-		tail = len - (room - 3 - head);
-		while (head && continues(text[head]))
-			head--;
-		while (tail < len && continues(text[tail]))
-			tail++;
-	}
-	snprintf(line, GH_MSG_LINE, "%s: %.*s%s%s%s%s\n", GH_PROGNAME,
-		 (int)head, text, head < len ? "..." : "", text + tail,
-		 reason ? ": " : "", reason ? reason : "");
-}
-
 static void vmsg(const char *fmt, va_list ap, const char *reason)
 {
-	char line[GH_MSG_LINE], *text;
-	va_list again;
-	int n;
+	char line[GH_MSG_LINE];
 
-	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (text) {
-		vsnprintf(text, (size_t)n + 1, fmt, again);
-		compose(line, text, reason);
-		free(text);
-	} else {                /* out of memory: the start of it, at least */
-		char start[GH_MSG_LINE / 2];
-
-		vsnprintf(start, sizeof(start), fmt, again);
-		compose(line, start, reason);
-	}
-	va_end(again);
+	gh_line_vformat(line, sizeof(line), GH_PROGNAME ": ", fmt, ap, reason);
 	emit(line);
 }
 
