@@ -5,17 +5,6 @@
 
 #include "backend.h"
 
-int gh_readers(const struct gpuhist_options *opts)
-{
-	int devices = opts->all_devices ? GPUHIST_DEVICES_MAX
-		      : opts->n_devices > 1 ? opts->n_devices : 1;
-	int most = GH_READERS_PER_DEVICE * devices;
-
-	if (most > GH_READERS_MAX)
-		most = GH_READERS_MAX;
-	return opts->threads < most ? opts->threads : most;
-}
-
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool streams,
 				     char *why, size_t why_len)

@@ -94,7 +94,16 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
  * never more than GH_READERS_MAX.  opts->threads is resolved (not 0). */
 #define GH_READERS_PER_DEVICE 16
 #define GH_READERS_MAX 64
-int gh_readers(const struct gpuhist_options *opts);
+static inline int gh_readers(const struct gpuhist_options *opts)
+{
+	int devices = opts->all_devices ? GPUHIST_DEVICES_MAX
+		      : opts->n_devices > 1 ? opts->n_devices : 1;
+	int most = GH_READERS_PER_DEVICE * devices;
+
+	if (most > GH_READERS_MAX)
+		most = GH_READERS_MAX;
+	return opts->threads < most ? opts->threads : most;
+}
 
 /*
  * The backend that opts->backend asks for.  For "auto": on regular files of
