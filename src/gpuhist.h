@@ -16,10 +16,12 @@
  *		... gpuhist_message(c) says why ...
  *	gpuhist_free(c);
  *
- * gzip input is recognised by its magic bytes (1f 8b) and decoded, every
- * member, exactly as gzip -dc decodes it; a corrupt one fails with zlib's
- * verdict.  A large gzip file is decoded on several cores.  Memory does
- * not grow with an input's size.
+ * gzip, zstd, xz and bzip2 input is recognised by its magic bytes and
+ * decoded, every member, frame or stream, exactly as gzip -dc, zstd -dc,
+ * xz -dc and bzip2 -dc decode it; a corrupt one fails with their verdict.
+ * A large gzip file, a zstd file of several frames and an xz file of
+ * several blocks are decoded on several cores.  Memory does not grow with
+ * an input's size.
  *
  * Errors are returned, as one of enum gpuhist_status and a message; the
  * library never prints, never exits and has no global state, so two
@@ -202,7 +204,9 @@ const char *gpuhist_message(const gpuhist_counter *counter);
 struct gpuhist_summary {
 	const char *backend;    /* what counts: backend, devices, chunks;
 				 * "" before the first count */
-	const char *gzip;       /* the gzip decoder last used, or NULL */
+	const char *format;     /* the last compressed input's format
+				 * ("gzip", "zstd", "xz", "bzip2"), or NULL */
+	const char *decoder;    /* what decoded it ("isa-l", "libzstd") */
 	uint64_t bytes;         /* bytes counted, all inputs */
 	double seconds;         /* since the counter was opened */
 	double startup;         /* of those, until the backend had started */
@@ -223,6 +227,11 @@ enum gpuhist_kind {
 /* What kind of input path is, without reading more than its first bytes,
  * and (FILE and COMPRESSED) its size on disk in *size; raw as in options. */
 enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size);
+
+/* The compressed formats this build decodes, into buf[len]: "gzip
+ * (ISA-L, zlib), zstd, xz, bzip2", a format left out of the build
+ * followed by " (not built in)". */
+void gpuhist_decoders(char *buf, size_t len);
 
 /* How many CUDA devices are usable: 0 with the reason in why[why_len]
  * (built without CUDA, no driver, CUDA's own words); why may be NULL. */

@@ -131,7 +131,13 @@ int main(int argc, char **argv)
 	case GH_PARSE_RUN:
 		break;
 	}
-	if (gh_mpi_launched())
+	if (gh_mpi_launched()) {
+		if (opts.files0_from) {
+			if (!quiet)
+				gh_msg("--files0-from is not supported under mpirun; give the names as operands");
+			return 2;
+		}
 		return gh_mpi_main(&opts);
+	}
 	return gh_run(&opts);
 }

@@ -17,6 +17,7 @@
 enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
+	OPT_FILES0_FROM, OPT_TOTAL,
 };
 
 static const struct option long_options[] = {
@@ -27,6 +28,8 @@ static const struct option long_options[] = {
 	{ "format",      required_argument, NULL, 'f' },
 	{ "raw",         no_argument,       NULL, OPT_RAW },
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
+	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
+	{ "total",       required_argument, NULL, OPT_TOTAL },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
@@ -45,9 +48,10 @@ void gh_options_help(void)
 {
 	printf("Usage: %s [OPTION]... [FILE]...\n", GH_PROGNAME);
 	fputs(
-"Count character frequencies of text and gzip streams, on the GPU when one\n"
-"is usable.  With no FILE, or when FILE is -, read standard input.  gzip\n"
-"input (also concatenated members) is recognised by its magic bytes.\n"
+"Count character frequencies of text and compressed streams, on the GPU when\n"
+"one is usable.  With no FILE, or when FILE is -, read standard input.  gzip,\n"
+"zstd, xz and bzip2 input (also concatenated members, frames or streams) is\n"
+"recognised by its magic bytes and decoded.\n"
 "\n"
 "Views (what is counted into the printed bins):\n"
 "  -w, --width=N          lowercase letters in buckets of N (1..26; default 4)\n"
@@ -57,9 +61,12 @@ void gh_options_help(void)
 "\n"
 "Input and output:\n"
 "  -f, --format=FMT       table (default), tsv, csv or json\n"
-"      --raw              count gzip input as it is, without decoding (and\n"
-"                         zstd, xz, bzip2 input without a warning)\n"
+"      --raw              count compressed input as it is, without decoding\n"
 "      --merge            FILEs are -f json results to add up\n"
+"      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
+"                         (F is - : standard input)\n"
+"      --total=WHEN       a total: auto (with several inputs), always,\n"
+"                         only (the total alone) or never\n"
 "  -v, --verbose          report backend, bytes, seconds and rate on stderr\n"
 "      --progress         always show the progress meter on stderr\n"
 "      --no-progress      never show it (default: on a terminal, long runs)\n"
@@ -269,6 +276,24 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		case OPT_MERGE:
 			opts->merge = true;
 			break;
+		case OPT_FILES0_FROM:
+			opts->files0_from = optarg;
+			break;
+		case OPT_TOTAL:
+			if (!strcmp(optarg, "auto"))
+				opts->total = GH_TOTAL_AUTO;
+			else if (!strcmp(optarg, "always"))
+				opts->total = GH_TOTAL_ALWAYS;
+			else if (!strcmp(optarg, "only"))
+				opts->total = GH_TOTAL_ONLY;
+			else if (!strcmp(optarg, "never"))
+				opts->total = GH_TOTAL_NEVER;
+			else {
+				say("invalid argument '%s' for --total (expected auto, always, only or never)",
+				    optarg);
+				return usage_error();
+			}
+			break;
 		case 'v':
 			opts->verbose++;
 			break;
@@ -347,7 +372,16 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	lib->verbose = opts->verbose;
 	if (want_version)
 		return GH_PARSE_VERSION;
-	if (optind < argc) {
+	if (opts->files0_from && optind < argc) {
+		say("extra operand '%s'", argv[optind]);
+		if (!quiet_errors)
+			fprintf(stderr, "file operands cannot be combined with --files0-from\n");
+		return usage_error();
+	}
+	if (opts->files0_from) {
+		opts->operands = NULL;
+		opts->n_operands = 0;
+	} else if (optind < argc) {
 		opts->operands = argv + optind;
 		opts->n_operands = argc - optind;
 	} else {

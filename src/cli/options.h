@@ -10,6 +10,10 @@
 enum gh_view_kind { GH_VIEW_LETTERS, GH_VIEW_BYTES, GH_VIEW_CLASSES };
 enum gh_format { GH_FMT_TABLE, GH_FMT_TSV, GH_FMT_CSV, GH_FMT_JSON };
 enum gh_progress_mode { GH_PROGRESS_AUTO, GH_PROGRESS_ON, GH_PROGRESS_OFF };
+/* --total, as coreutils wc: a total with several inputs, always, alone,
+ * or never. */
+enum gh_total_mode { GH_TOTAL_AUTO, GH_TOTAL_ALWAYS, GH_TOTAL_ONLY,
+		     GH_TOTAL_NEVER };
 
 struct gh_options {
 	struct gpuhist_options lib;     /* what the library counts with:
@@ -23,7 +27,10 @@ struct gh_options {
 	bool merge;                 /* operands are -f json results */
 	int verbose;
 	enum gh_progress_mode progress;
-	char **operands;            /* never empty: "-" when none given */
+	enum gh_total_mode total;
+	const char *files0_from;    /* --files0-from: NUL-separated names */
+	char **operands;            /* never empty: "-" when none given
+				     * (and none with files0_from) */
 	int n_operands;
 };
 

@@ -193,7 +193,7 @@ void gh_progress_init(struct gh_progress *p, const struct gh_options *opts)
 	p->tty = isatty(STDERR_FILENO);
 	p->on = opts->progress == GH_PROGRESS_ON ||
 		(opts->progress == GH_PROGRESS_AUTO && p->tty);
-	p->several = opts->n_operands > 1;
+	p->several = opts->n_operands > 1 || opts->files0_from;
 	p->shown = false;
 	p->start = 0.0;
 	p->in_name = NULL;

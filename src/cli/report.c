@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "msg.h"
@@ -244,7 +245,8 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->out = out;
 	rep->format = opts->format;
 	rep->view = view;
-	rep->several = opts->n_operands > 1;
+	rep->several = opts->n_operands > 1 || opts->files0_from;
+	rep->total_mode = opts->total;
 
 	switch (rep->format) {
 	case GH_FMT_TSV:
@@ -266,6 +268,9 @@ void gh_report_input(struct gh_report *rep, const char *name,
 {
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
+	rep->n_inputs++;
+	if (rep->total_mode == GH_TOTAL_ONLY)
+		return;
 
 	switch (rep->format) {
 	case GH_FMT_TABLE:
@@ -315,6 +320,8 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 {
 	char reason[1024];
 
+	rep->n_inputs++;
+	/* Even with --total=only, so that --merge refuses the result. */
 	if (rep->format != GH_FMT_JSON)
 		return;
 	failure_reason(name, lines, reason, sizeof(reason));
@@ -330,14 +337,18 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 
 void gh_report_end(struct gh_report *rep)
 {
+	bool total = rep->total_mode == GH_TOTAL_ALWAYS ||
+		     rep->total_mode == GH_TOTAL_ONLY ||
+		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
+
 	switch (rep->format) {
 	case GH_FMT_TABLE:
-		if (rep->several)
+		if (total)
 			print_table(rep, "total", rep->total, 1);
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
-		if (rep->several)
+		if (total)
 			print_rows(rep, "total", rep->total);
 		break;
 	case GH_FMT_JSON:

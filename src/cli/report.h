@@ -12,14 +12,18 @@ struct gh_report {
 	FILE *out;
 	enum gh_format format;
 	const struct gh_view *view;
-	int several;                /* more than one operand: print a total */
+	int several;                /* maybe more than one operand: each
+				     * table block names its input */
+	enum gh_total_mode total_mode;
+	uint64_t n_inputs;          /* reported so far, failed ones too */
 	int n_printed;
 	uint64_t total[256];
 };
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
-/* One input's 256 exact totals; also added into the total. */
+/* One input's 256 exact totals; also added into the total (with
+ * --total=only, that is all). */
 void gh_report_input(struct gh_report *rep, const char *name,
 		     const uint64_t totals[256]);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
@@ -27,7 +31,8 @@ void gh_report_input(struct gh_report *rep, const char *name,
  * "error" and no counts; the other formats show nothing of it. */
 void gh_report_failed(struct gh_report *rep, const char *name,
 		      const char *lines);
-/* The total block (when there were several operands, or always in json). */
+/* The total block, as --total says (auto: when there were several
+ * inputs); json always has its "total", which --merge reads. */
 void gh_report_end(struct gh_report *rep);
 
 /* Shannon entropy of a byte distribution, in bits per byte. */

@@ -11,10 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "merge.h"
 #include "msg.h"
+#include "operands.h"
 #include "run.h"
 
 int gh_run_open(struct gh_run *run, struct gh_options *opts)
@@ -75,28 +77,70 @@ int gh_run_count(struct gh_run *run, const struct gpuhist_input *list, int n,
 	return cn.failed;
 }
 
+/* An entry of --files0-from that names no input: said, and reported as
+ * an input that failed. */
+static void bad_operand(struct gh_run *run, const char *name, const char *why)
+{
+	char line[GH_MSG_LINE + 2];
+
+	gh_msg("%s", why);
+	snprintf(line, sizeof(line), "%s\n", why);
+	gh_report_failed(&run->report, name, line);
+}
+
+/* Reports a counted input, or one that failed. */
+static void report_result(void *ctx, const struct gpuhist_result *r)
+{
+	struct gh_report *report = ctx;
+
+	if (r->totals)
+		gh_report_input(report, r->name, r->totals);
+	else                        /* a failed input adds nothing */
+		gh_report_failed(report, r->name, r->messages);
+}
+
+/* --merge: one json result added into the report; 0, or -1 (said). */
+static int merge_one(struct gh_run *run, const char *name)
+{
+	uint64_t totals[256];
+	char messages[1024];
+
+	/* Kept, as a counted input's are, for json's "error". */
+	gh_msg_capture(messages, sizeof(messages));
+	int ret = gh_merge_read(name, run->report.total, totals);
+
+	gh_msg_capture(NULL, 0);
+	gh_msg_print(messages);
+	if (ret)
+		gh_report_failed(&run->report, name, messages);
+	else
+		gh_report_input(&run->report, name, totals);
+	return ret;
+}
+
 int gh_run_merge(struct gh_run *run)
 {
-	int failed = 0;
+	struct gh_operands ops;
+	const char *name;
+	char why[GH_MSG_LINE];
+	int failed = 0, got;
 
-	for (int i = 0; i < run->opts->n_operands; i++) {
-		const char *name = run->opts->operands[i];
-		uint64_t totals[256];
-		char messages[1024];
-
-		/* Kept, as a counted input's are, for json's "error". */
-		gh_msg_capture(messages, sizeof(messages));
-		int ret = gh_merge_read(name, run->report.total, totals);
-
-		gh_msg_capture(NULL, 0);
-		gh_msg_print(messages);
-		if (ret) {
+	if (gh_operands_open(&ops, run->opts))
+		return 1;
+	while ((got = gh_operands_next(&ops, &name, why, sizeof(why))) != 0) {
+		if (got == -2) {
 			failed++;
-			gh_report_failed(&run->report, name, messages);
-		} else {
-			gh_report_input(&run->report, name, totals);
+			break;
+		}
+		if (got < 0) {
+			bad_operand(run, name, why);
+			failed++;
+		} else if (merge_one(run, name)) {
+			failed++;
 		}
 	}
+	if (gh_operands_close(&ops))
+		failed++;
 	return failed;
 }
 
@@ -115,8 +159,9 @@ int gh_run_close(struct gh_run *run, const char *who, bool wait)
 		 * the figures, not after a detail that may end in "no GPU was
 		 * started". */
 		gh_msg("%s%s", who, s.backend);
-		if (s.gzip)
-			gh_msg("%sgzip decoded with %s", who, s.gzip);
+		if (s.format)
+			gh_msg("%s%s decoded with %s", who, s.format,
+			       s.decoder);
 		gh_msg("%s%llu bytes in %.3f s, %.2f GB/s; backend start-up %.3f s; after start-up %.3f s, %.2f GB/s",
 		       who, (unsigned long long)s.bytes, s.seconds,
 		       s.seconds > 0 ? (double)s.bytes / s.seconds / 1e9 : 0.0,
@@ -131,46 +176,119 @@ int gh_run_close(struct gh_run *run, const char *who, bool wait)
 	return left_running;
 }
 
-/* Reports a counted input, or one that failed. */
-static void report_result(void *ctx, const struct gpuhist_result *r)
-{
-	struct gh_report *report = ctx;
+/* Operands counted together: their names, copied, and the inputs. */
+#define GH_RUN_BATCH 1024
+struct batch {
+	struct gpuhist_input list[GH_RUN_BATCH];
+	char *names[GH_RUN_BATCH];
+	int n;
+};
 
-	if (r->totals)
-		gh_report_input(report, r->name, r->totals);
-	else                        /* a failed input adds nothing */
-		gh_report_failed(report, r->name, r->messages);
+static void batch_clear(struct batch *b)
+{
+	for (int i = 0; i < b->n; i++)
+		free(b->names[i]);
+	b->n = 0;
+}
+
+/* Counts the operands, GH_RUN_BATCH at a time, into run->report, which
+ * begins once the backend has started; how many failed, or -1 when
+ * nothing could start (said). */
+static int count_operands(struct gh_run *run, struct batch *b)
+{
+	struct gh_operands ops;
+	const char *name;
+	char why[GH_MSG_LINE];
+	bool begun = false, more = true;
+	int failed = 0, got;
+
+	if (gh_operands_open(&ops, run->opts))
+		return -1;
+	while (more) {
+		/* Entries that name no input wait with the batch, so that
+		 * every input is reported in order. */
+		int bad[GH_RUN_BATCH], n_bad = 0;
+		char *bad_why[GH_RUN_BATCH];
+
+		while (b->n < GH_RUN_BATCH &&
+		       (got = gh_operands_next(&ops, &name, why,
+					       sizeof(why))) != 0) {
+			if (got == -2) {
+				failed++;
+				more = false;
+				break;
+			}
+			b->names[b->n] = strdup(name);
+			bad_why[n_bad] = got < 0 ? strdup(why) : NULL;
+			if (!b->names[b->n] || (got < 0 && !bad_why[n_bad])) {
+				gh_msg("out of memory");
+				failed++;
+				more = false;
+				break;
+			}
+			if (got < 0)
+				bad[n_bad++] = b->n;
+			b->list[b->n].type = GPUHIST_INPUT_PATH;
+			b->list[b->n].name = b->names[b->n];
+			b->n++;
+		}
+		if (b->n < GH_RUN_BATCH)
+			more = false;
+		if (!begun) {
+			if (gh_run_start(run, b->list, b->n)) {
+				for (int i = 0; i < n_bad; i++)
+					free(bad_why[i]);
+				gh_operands_close(&ops);
+				return -1;
+			}
+			gh_report_begin(&run->report, stdout, run->opts,
+					&run->view);
+			begun = true;
+		}
+		/* Counted in runs between the bad entries. */
+		int from = 0;
+
+		for (int k = 0; k <= n_bad; k++) {
+			int to = k < n_bad ? bad[k] : b->n;
+
+			failed += gh_run_count(run, b->list + from, to - from,
+					       report_result, &run->report);
+			if (k < n_bad) {
+				bad_operand(run, b->names[to], bad_why[k]);
+				free(bad_why[k]);
+				failed++;
+			}
+			from = to + 1;
+		}
+		batch_clear(b);
+	}
+	if (gh_operands_close(&ops))
+		failed++;
+	return failed;
 }
 
 int gh_run(struct gh_options *opts)
 {
 	struct gh_run run = { 0 };
-	struct gpuhist_input *list = NULL;
+	struct batch *batch = NULL;
 	int failed, status = EXIT_SUCCESS;
 
 	if (gh_run_open(&run, opts))
 		return EXIT_FAILURE;
-	if (!opts->merge) {
-		list = calloc((size_t)opts->n_operands, sizeof(*list));
-		if (!list) {
+	if (opts->merge) {
+		gh_report_begin(&run.report, stdout, opts, &run.view);
+		failed = gh_run_merge(&run);
+	} else {
+		batch = calloc(1, sizeof(*batch));
+		failed = batch ? count_operands(&run, batch) : -1;
+		if (!batch)
 			gh_msg("out of memory");
-			gh_run_close(&run, "", false);
-			return EXIT_FAILURE;
-		}
-		for (int i = 0; i < opts->n_operands; i++) {
-			list[i].type = GPUHIST_INPUT_PATH;
-			list[i].name = opts->operands[i];
-		}
-		if (gh_run_start(&run, list, opts->n_operands)) {
-			free(list);
+		if (failed < 0) {
+			free(batch);
 			gh_run_close(&run, "", false);
 			return EXIT_FAILURE;
 		}
 	}
-	gh_report_begin(&run.report, stdout, opts, &run.view);
-	failed = opts->merge ? gh_run_merge(&run)
-			     : gh_run_count(&run, list, opts->n_operands,
-					    report_result, &run.report);
 	if (failed)
 		status = EXIT_FAILURE;
 	gh_progress_clear(&run.progress);
@@ -178,7 +296,7 @@ int gh_run(struct gh_options *opts)
 
 	int leave_now = gh_run_close(&run, "", false);
 
-	free(list);
+	free(batch);
 	if (gh_close_stdout())
 		status = EXIT_FAILURE;
 	if (leave_now)          /* a GPU still starting, not needed after all */

@@ -8,7 +8,7 @@
 
 void gh_print_version(int verbose)
 {
-	char why[256], cuda[4096];
+	char why[256], cuda[4096], decoders[256];
 	int n;
 
 	printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -19,6 +19,8 @@ void gh_print_version(int verbose)
 	fputs(cuda, stdout);
 	if (!n)         /* as --backend=gpu says it */
 		printf("GPU backend unusable: %s\n", why);
+	gpuhist_decoders(decoders, sizeof(decoders));
+	printf("decodes: %s\n", decoders);
 #ifdef HAVE_MPI
 	printf("mpirun mode: yes (built with MPI)\n");
 #else

@@ -113,7 +113,7 @@ int gpuhist_open(gpuhist_counter **counter,
 	c->run.opts = &c->opts;
 	c->run.opened = gh_now();
 	atomic_init(&c->run.bytes_done, 0);
-	atomic_init(&c->run.gzip_engine, NULL);
+	atomic_init(&c->run.decoding, NULL);
 	*counter = c;
 	return GPUHIST_OK;
 }
@@ -268,7 +268,10 @@ void gpuhist_summarize(gpuhist_counter *c, struct gpuhist_summary *s)
 	if (b && b->ops->settle)
 		b->ops->settle(b, false);
 	s->backend = b ? b->detail : "";
-	s->gzip = atomic_load(&c->run.gzip_engine);
+	const struct gh_decoding *d = atomic_load(&c->run.decoding);
+
+	s->format = d ? d->format : NULL;
+	s->decoder = d ? d->decoder : NULL;
 	s->bytes = atomic_load(&c->run.bytes_done);
 	s->seconds = now - c->run.opened;
 	s->startup = b ? c->ready - c->run.opened : s->seconds;

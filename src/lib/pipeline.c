@@ -42,6 +42,7 @@
 
 #include "clock.h"
 #include "gzip_parallel.h"
+#include "zstd_parallel.h"
 #include "notes.h"
 #include "pipeline.h"
 #include "source.h"
@@ -229,7 +230,8 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
-	bool plain = !gh_source_gzip_engine(src);
+	const char *format;
+	bool plain = !gh_source_decoder(src, &format);
 
 	for (;;) {
 		struct gh_chunk *c = b->ops->acquire(b);
@@ -276,6 +278,57 @@ static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 		atomic_store(&m->job->consumed, consumed);
 }
 
+/* How a compressed input was decoded, for -v: each pair a static one. */
+static const struct gh_decoding decodings[] = {
+	{ "gzip", "isa-l" }, { "gzip", "zlib" },
+	{ "gzip", "gpuhist's parallel decoder" },
+	{ "zstd", "libzstd" }, { "zstd", "libzstd, frames in parallel" },
+	{ "xz", "liblzma" }, { "xz", "liblzma's threaded decoder" },
+	{ "bzip2", "libbz2" },
+};
+
+static void note_decoding(struct gh_run *run, const char *format,
+			  const char *decoder)
+{
+	for (size_t i = 0; i < sizeof(decodings) / sizeof(decodings[0]); i++)
+		if (!strcmp(decodings[i].format, format) &&
+		    !strcmp(decodings[i].decoder, decoder))
+			atomic_store(&run->decoding, &decodings[i]);
+}
+
+/*
+ * After a parallel decoder gave up (invalid data, or a read it could not
+ * make): throws away what it counted and decodes the input again,
+ * serially, from its first byte; that decoder's verdict and message then
+ * stand (gzip's by zlib, which is stricter than ISA-L).  0, or -1 (noted).
+ */
+static int redo_serially(struct gh_run *run, struct gh_source *src,
+			 struct job *job, int *input, struct gzip_meter *meter,
+			 const char *format, const char *decoder)
+{
+	struct gh_backend *b = run->backend;
+	uint64_t discard[256];
+
+	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter->added));
+	atomic_fetch_sub(&job->counted, atomic_load(&meter->added));
+	if (b->ops->finish(b, *input, discard)) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		*input = -1;
+		return -1;
+	}
+	*input = b->ops->begin(b, 1);
+	if (*input < 0) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		return -1;
+	}
+	if (run->opts->verbose)
+		gh_note(&job->notes, "%s: the parallel %s decoder gave up; decoding serially with %s",
+			job->name, format, decoder);
+	if (gh_source_restart(src))
+		return -1;
+	return count_sequential(run, src, job, *input);
+}
+
 /*
  * A gzip file decoded by `threads` threads at once (gzip_parallel.c).
  * Where that decoder gives up (invalid data, or a read it could not make),
@@ -290,7 +343,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	struct gh_backend *b = run->backend;
 	struct gzip_meter meter = { .run = run, .job = job };
 	struct gh_gzip_stats stats;
-	uint64_t start, size, discard[256];
+	uint64_t start, size;
 	int fd;
 
 	atomic_init(&meter.added, 0);
@@ -301,7 +354,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	switch (gh_gzip_parallel(b, *input, fd, start, size, threads,
 				 gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
-		atomic_store(&run->gzip_engine, "gpuhist's parallel decoder");
+		note_decoding(run, "gzip", "gpuhist's parallel decoder");
 		gh_source_pread_end(src, size);
 		if (run->opts->verbose)
 			gh_note(&job->notes, "%s: gzip decoded by %d thread%s: %llu regions, "
@@ -317,40 +370,61 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	case GH_GZP_SERIAL:
 		break;
 	}
-	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
-	atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
-	if (b->ops->finish(b, *input, discard)) {
+	return redo_serially(run, src, job, input, &meter, "gzip", "zlib");
+}
+
+/*
+ * A zstd file of several frames decoded by `threads` threads at once
+ * (zstd_parallel.c); one of a single frame, serially.  Where the parallel
+ * decoder gives up, the serial one decodes it again and gives the verdict.
+ */
+static int count_zstd(struct gh_run *run, struct gh_source *src,
+		      struct job *job, int *input, int threads)
+{
+	struct gh_backend *b = run->backend;
+	struct gzip_meter meter = { .run = run, .job = job };
+	uint64_t start, size, frames;
+	int fd;
+
+	atomic_init(&meter.added, 0);
+	gh_source_zstd_file(src, &fd, &start, &size);
+	switch (gh_zstd_parallel(b, *input, fd, start, size, threads,
+				 gzip_progress, &meter, &frames)) {
+	case GH_ZSTDP_DONE:
+		note_decoding(run, "zstd", "libzstd, frames in parallel");
+		gh_source_pread_end(src, size);
+		if (run->opts->verbose)
+			gh_note(&job->notes, "%s: zstd decoded by %d threads: %llu frames",
+				job->name, threads,
+				(unsigned long long)frames);
+		return 0;
+	case GH_ZSTDP_BACKEND:
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
-		*input = -1;
 		return -1;
+	case GH_ZSTDP_ONE_FRAME:
+		return count_sequential(run, src, job, *input);
+	case GH_ZSTDP_SERIAL:
+		break;
 	}
-	*input = b->ops->begin(b, 1);
-	if (*input < 0) {
-		gh_note(&job->notes, "%s: %s", job->name, b->error);
-		return -1;
-	}
-	if (run->opts->verbose)
-		gh_note(&job->notes, "%s: the parallel gzip decoder gave up; decoding "
-		       "serially with zlib", job->name);
-	if (gh_source_restart(src))
-		return -1;
-	return count_sequential(run, src, job, *input);
+	return redo_serially(run, src, job, input, &meter, "zstd", "libzstd");
 }
 
 /* Opens what input names, its messages going to notes. */
 static struct gh_source *open_source(const struct gpuhist_input *input,
-				     bool raw, struct gh_notes *notes)
+				     bool raw, int threads,
+				     struct gh_notes *notes)
 {
 	switch (input->type) {
 	case GPUHIST_INPUT_FD:
-		return gh_source_open_fd(input->name, input->fd, raw, notes);
+		return gh_source_open_fd(input->name, input->fd, raw, threads,
+					 notes);
 	case GPUHIST_INPUT_MEMORY:
 		return gh_source_open_mem(input->name, input->data, input->size,
-					  raw, notes);
+					  raw, threads, notes);
 	case GPUHIST_INPUT_PATH:
 		break;
 	}
-	return gh_source_open(input->name, raw, notes);
+	return gh_source_open(input->name, raw, threads, notes);
 }
 
 /* Counts one input into job->totals; -1 (reason noted) on failure. */
@@ -363,7 +437,8 @@ static int count_one(struct inputs *in, struct job *job)
 	uint64_t gz_start, gz_size;
 	int gz_fd;
 
-	src = open_source(job->input, run->opts->raw, &job->notes);
+	src = open_source(job->input, run->opts->raw, in->readers_each,
+			  &job->notes);
 	if (!src)
 		return -1;
 	if (ranged(job->input) && !gh_source_can_pread(src)) {
@@ -375,10 +450,11 @@ static int count_one(struct inputs *in, struct job *job)
 	}
 	atomic_store(&job->size, ranged(job->input) ? job->input->length
 						    : gh_source_size(src));
-	const char *engine = gh_source_gzip_engine(src);
+	const char *engine = gh_source_gzip_engine(src), *format;
+	const char *decoder = gh_source_decoder(src, &format);
 
-	if (engine)
-		atomic_store(&run->gzip_engine, engine);
+	if (decoder)
+		note_decoding(run, format, decoder);
 	/* A gzip file of four regions or more goes to gpuhist's own decoder,
 	 * on its share of the threads, where that share pays (see
 	 * gh_gzip_parallel_threads), or where other inputs are counted at
@@ -394,11 +470,11 @@ static int count_one(struct inputs *in, struct job *job)
 		gzip_threads = in->readers_each;
 	readers = gzip_threads ? gzip_threads
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
-	const char *undecoded = gh_source_undecoded(src);
+	bool zstd_file = !ranged(job->input) && in->readers_each > 1 &&
+			 gh_source_zstd_file(src, &gz_fd, &gz_start, &gz_size);
 
-	if (undecoded && (!ranged(job->input) || !job->input->offset))
-		gh_note(&job->notes, "%s: looks like %s data, counted as it is; decode it first with %s -dc",
-		       job->name, undecoded, undecoded);
+	if (zstd_file)
+		readers = in->readers_each;
 	input = b->ops->begin(b, readers);
 	if (input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
@@ -407,6 +483,8 @@ static int count_one(struct inputs *in, struct job *job)
 	}
 	if (gzip_threads)
 		ret = count_gzip_parallel(run, src, job, &input, gzip_threads);
+	else if (zstd_file)
+		ret = count_zstd(run, src, job, &input, readers);
 	else if (readers > 1 || ranged(job->input))
 		ret = count_parallel(run, src, job, input, readers);
 	else

@@ -9,13 +9,20 @@
 #include "backend.h"
 #include "gpuhist.h"
 
+/* How a compressed input was decoded, for -v: a static pair. */
+struct gh_decoding {
+	const char *format;         /* "gzip", "zstd", "xz", "bzip2" */
+	const char *decoder;        /* "isa-l", "libzstd", ... */
+};
+
 /* What the pipeline counts with, and what it has done, in one place. */
 struct gh_run {
 	const struct gpuhist_options *opts;     /* threads resolved */
 	struct gh_backend *backend;
 	double opened;                      /* gh_now() when the counter opened */
 	atomic_uint_least64_t bytes_done;   /* all inputs so far */
-	_Atomic(const char *) gzip_engine;  /* inflater of a gzip input, if any */
+	_Atomic(const struct gh_decoding *) decoding;   /* of the last
+					     * compressed input, if any */
 };
 
 /* Counts the n inputs of list, several at once, handing each result to

@@ -5,9 +5,10 @@
  * for plain input, to the decoder for gzip.  Memory is this struct and the
  * decoder's buffers, whatever the input's size.
  *
- * zstd, xz and bzip2 are recognised too, by up to six bytes, but not
- * decoded: the caller warns that they are counted as they are.  What goes
- * wrong is written into the input's notes (notes.h), never printed.
+ * zstd, xz and bzip2 are recognised too, by up to six bytes, and decoded
+ * by their libraries (unpack.c); a build without one refuses such input.
+ * What goes wrong is written into the input's notes (notes.h), never
+ * printed.
  */
 #define _GNU_SOURCE             /* F_SETPIPE_SZ */
 #include "config.h"
@@ -22,6 +23,7 @@
 #include "formats.h"
 #include "gunzip.h"
 #include "source.h"
+#include "unpack.h"
 
 struct gh_source {
 	const char *name;
@@ -37,9 +39,11 @@ struct gh_source {
 	unsigned char peek[GH_MAGIC_MAX];   /* bytes read while looking for
 				     * gzip (2), zstd, xz or bzip2 (up to 6) */
 	unsigned peek_len;
-	const char *undecoded;      /* which of those, counted as it is */
 	bool eof;                   /* read() has said end of file */
-	struct gh_gunzip *gz;       /* NULL for plain input */
+	struct gh_gunzip *gz;       /* gzip input, else NULL */
+	struct gh_unpack *up;       /* zstd, xz or bzip2 input, else NULL */
+	int packed;                 /* up's format (enum gh_packed), or -1 */
+	int threads;                /* an xz decoder's threads */
 };
 
 /*
@@ -87,8 +91,32 @@ static void widen_pipe(int fd)
 }
 
 /* Takes over reading fd (closed by gh_source_close() when owns_fd). */
+/* Starts the decoder of format `packed` (enum gh_packed) on src, reading
+ * from fd or memory, after the primed_len bytes at primed; 0, or -1 after
+ * noting why. */
+static int start_unpack(struct gh_source *src, int packed,
+			const unsigned char *primed, unsigned primed_len)
+{
+	const char *why;
+
+	src->packed = packed;
+	src->up = gh_unpack_new((enum gh_packed)packed, src->fd, src->mem,
+				src->mem_left, primed, primed_len,
+				src->threads, &why);
+	if (!src->up) {
+		if (!gh_packed_built((enum gh_packed)packed))
+			gh_note(src->notes, "%s: %s; decode it with %s -dc, or count it as it is with --raw",
+				src->name, why,
+				gh_packed_name((enum gh_packed)packed));
+		else
+			gh_note(src->notes, "%s: %s", src->name, why);
+		return -1;
+	}
+	return 0;
+}
+
 static struct gh_source *start(const char *name, int fd, bool owns_fd,
-			       bool raw, struct gh_notes *notes)
+			       bool raw, int threads, struct gh_notes *notes)
 {
 	struct gh_source *src;
 	struct stat st;
@@ -103,6 +131,8 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 	src->notes = notes;
 	src->fd = fd;
 	src->owns_fd = owns_fd;
+	src->packed = -1;
+	src->threads = threads;
 	if (fstat(fd, &st) < 0) {
 		gh_note_errno(notes, "%s", name);
 		goto fail;
@@ -151,7 +181,13 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		}
 		src->peek_len += (unsigned)n;
 		src->consumed += (uint64_t)n;
-		src->undecoded = gh_undecoded_format(src->peek, src->peek_len);
+		int packed = gh_packed_format(src->peek, src->peek_len);
+
+		if (packed >= 0) {
+			if (start_unpack(src, packed, src->peek, src->peek_len))
+				goto fail;
+			src->peek_len = 0;
+		}
 	}
 	return src;
 fail:
@@ -161,29 +197,29 @@ fail:
 	return NULL;
 }
 
-struct gh_source *gh_source_open(const char *name, bool raw,
+struct gh_source *gh_source_open(const char *name, bool raw, int threads,
 				 struct gh_notes *notes)
 {
 	int fd;
 
 	if (!strcmp(name, "-"))
-		return start(name, STDIN_FILENO, false, raw, notes);
+		return start(name, STDIN_FILENO, false, raw, threads, notes);
 	fd = open(name, O_RDONLY);
 	if (fd < 0) {
 		gh_note_errno(notes, "%s", name);
 		return NULL;
 	}
-	return start(name, fd, true, raw, notes);
+	return start(name, fd, true, raw, threads, notes);
 }
 
 struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw,
-				    struct gh_notes *notes)
+				    int threads, struct gh_notes *notes)
 {
-	return start(name, fd, false, raw, notes);
+	return start(name, fd, false, raw, threads, notes);
 }
 
 struct gh_source *gh_source_open_mem(const char *name, const void *data,
-				     uint64_t size, bool raw,
+				     uint64_t size, bool raw, int threads,
 				     struct gh_notes *notes)
 {
 	struct gh_source *src = calloc(1, sizeof(*src));
@@ -197,16 +233,23 @@ struct gh_source *gh_source_open_mem(const char *name, const void *data,
 	src->fd = -1;
 	src->mem = data;
 	src->mem_left = size;
-	if (!raw && gh_is_gzip(src->mem, size)) {
+	src->packed = -1;
+	src->threads = threads;
+	int packed = raw ? -1 : gh_packed_format(src->mem,
+			size < GH_MAGIC_MAX ? (size_t)size : GH_MAGIC_MAX);
+
+	if (packed >= 0) {
+		if (start_unpack(src, packed, NULL, 0)) {
+			free(src);
+			return NULL;
+		}
+	} else if (!raw && gh_is_gzip(src->mem, size)) {
 		src->gz = gh_gunzip_new_mem(src->mem, size, false);
 		if (!src->gz) {
 			gh_note(notes, "%s: cannot start the gzip decoder", name);
 			free(src);
 			return NULL;
 		}
-	} else if (!raw) {
-		src->undecoded = gh_undecoded_format(src->mem,
-			size < GH_MAGIC_MAX ? (size_t)size : GH_MAGIC_MAX);
 	}
 	return src;
 }
@@ -223,6 +266,34 @@ static int64_t fill_from_memory(struct gh_source *src, unsigned char *buf,
 	src->mem_left -= n;
 	src->consumed += n;
 	return (int64_t)n;
+}
+
+/* Fills buf with up to cap decoded bytes of zstd, xz or bzip2 input. */
+static int64_t fill_unpacked(struct gh_source *src, unsigned char *buf,
+			     uint64_t cap)
+{
+	uint64_t done = 0;
+
+	while (done < cap) {
+		const char *why, *warning;
+		int64_t n = gh_unpack_read(src->up, buf + done, cap - done,
+					   &why, &warning);
+
+		if (warning)
+			gh_note(src->notes, "%s: %s", src->name, warning);
+		if (n < 0) {
+			if (why)
+				gh_note(src->notes, "%s: %s", src->name, why);
+			else
+				gh_note_errno(src->notes, "%s: read error",
+					      src->name);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
 }
 
 int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
@@ -242,6 +313,8 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 		}
 		return n;
 	}
+	if (src->up)
+		return fill_unpacked(src, buf, cap);
 	if (src->fd < 0)
 		return fill_from_memory(src, buf, cap);
 	if (src->peek_len && cap) {
@@ -262,7 +335,7 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 
 bool gh_source_can_pread(const struct gh_source *src)
 {
-	return src->regular && !src->gz;
+	return src->regular && !src->gz && !src->up;
 }
 
 int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
@@ -286,12 +359,40 @@ uint64_t gh_source_size(const struct gh_source *src)
 
 uint64_t gh_source_consumed(const struct gh_source *src)
 {
-	return src->gz ? gh_gunzip_consumed(src->gz) : src->consumed;
+	return src->gz ? gh_gunzip_consumed(src->gz)
+	       : src->up ? gh_unpack_consumed(src->up) : src->consumed;
 }
 
 const char *gh_source_gzip_engine(const struct gh_source *src)
 {
 	return src->gz ? gh_gunzip_engine(src->gz) : NULL;
+}
+
+const char *gh_source_decoder(const struct gh_source *src,
+			      const char **format)
+{
+	if (src->gz) {
+		*format = "gzip";
+		return gh_gunzip_engine(src->gz);
+	}
+	if (src->up) {
+		*format = gh_packed_name((enum gh_packed)src->packed);
+		return gh_unpack_engine(src->up);
+	}
+	*format = NULL;
+	return NULL;
+}
+
+bool gh_source_zstd_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size)
+{
+	if (src->packed != GH_PACKED_ZSTD || !src->regular ||
+	    src->size < (uint64_t)src->start)
+		return false;
+	*fd = src->fd;
+	*start = (uint64_t)src->start;
+	*size = src->size - (uint64_t)src->start;
+	return true;
 }
 
 bool gh_source_gzip_file(const struct gh_source *src, int *fd,
@@ -309,6 +410,15 @@ int gh_source_restart(struct gh_source *src)
 {
 	static const unsigned char magic[2] = { 0x1f, 0x8b };
 
+	if (src->up) {              /* zstd: from its first byte again */
+		gh_unpack_free(src->up);
+		src->up = NULL;
+		if (lseek(src->fd, src->start, SEEK_SET) < 0) {
+			gh_note_errno(src->notes, "%s", src->name);
+			return -1;
+		}
+		return start_unpack(src, src->packed, NULL, 0);
+	}
 	gh_gunzip_free(src->gz);
 	src->gz = NULL;
 	if (lseek(src->fd, src->start + 2, SEEK_SET) < 0) {
@@ -324,16 +434,12 @@ int gh_source_restart(struct gh_source *src)
 	return 0;
 }
 
-const char *gh_source_undecoded(const struct gh_source *src)
-{
-	return src->undecoded;
-}
-
 int gh_source_close(struct gh_source *src)
 {
 	int ret = 0;
 
 	gh_gunzip_free(src->gz);
+	gh_unpack_free(src->up);
 	if (src->owns_fd && close(src->fd) < 0) {
 		gh_note_errno(src->notes, "%s: close", src->name);
 		ret = -1;

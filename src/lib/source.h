@@ -9,22 +9,23 @@
 
 struct gh_source;
 
-/* Opens NAME ("-" is stdin) and looks for gzip's magic bytes unless raw.
- * What goes wrong, now or later, is noted in notes as "NAME: reason";
- * NULL on failure. */
-struct gh_source *gh_source_open(const char *name, bool raw,
+/* Opens NAME ("-" is stdin) and looks for the magic bytes of gzip, zstd,
+ * xz and bzip2 unless raw; an xz decoder may use `threads` threads.  What
+ * goes wrong, now or later, is noted in notes as "NAME: reason"; NULL on
+ * failure. */
+struct gh_source *gh_source_open(const char *name, bool raw, int threads,
 				 struct gh_notes *notes);
 
 /* The same for a descriptor the caller has open already: read from where
  * it stands, left open by gh_source_close(), and NAME used only in
  * messages. */
 struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw,
-				    struct gh_notes *notes);
+				    int threads, struct gh_notes *notes);
 
 /* The same for size bytes of memory at data, which must stay until
  * gh_source_close(). */
 struct gh_source *gh_source_open_mem(const char *name, const void *data,
-				     uint64_t size, bool raw,
+				     uint64_t size, bool raw, int threads,
 				     struct gh_notes *notes);
 
 /* Fills buf with up to cap bytes of (decoded) data, as many as the input
@@ -52,12 +53,12 @@ void gh_source_pread_end(struct gh_source *src, uint64_t bytes);
  * been read so far, for the progress meter. */
 uint64_t gh_source_size(const struct gh_source *src);
 uint64_t gh_source_consumed(const struct gh_source *src);
-/* "isa-l" or "zlib" for gzip input, NULL for plain input. */
+/* "isa-l" or "zlib" for gzip input, NULL for other input. */
 const char *gh_source_gzip_engine(const struct gh_source *src);
-/* "zstd", "xz" or "bzip2" when a plain input's first bytes are that
- * format's magic: it is counted as it is, not decoded; else NULL (always
- * with raw). */
-const char *gh_source_undecoded(const struct gh_source *src);
+/* What decodes the input ("isa-l", "libzstd", ...), with its format in
+ * *format ("gzip", "zstd", "xz", "bzip2"); NULL for plain input. */
+const char *gh_source_decoder(const struct gh_source *src,
+			      const char **format);
 
 /* Whether the input is gzip in a regular file, which gzip_parallel.c can
  * decode with several threads: its descriptor, where the gzip data begins
@@ -65,10 +66,15 @@ const char *gh_source_undecoded(const struct gh_source *src);
 bool gh_source_gzip_file(const struct gh_source *src, int *fd,
 			 uint64_t *start, uint64_t *size);
 
-/* Decodes a gzip file from its first byte again, with zlib (the serial
- * decoder after the parallel one gave up: the input is bad or a read
- * failed, and zlib's verdict and message are gzip -dc's); -1 after
- * noting why. */
+/* The same for zstd in a regular file, which zstd_parallel.c can decode
+ * frame by frame on several threads. */
+bool gh_source_zstd_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size);
+
+/* Decodes a gzip or zstd file from its first byte again, serially (after
+ * the parallel decoder gave up: the input is bad or a read failed, and
+ * the serial decoder's verdict and message are the tool's; gzip with
+ * zlib, whose verdict is gzip -dc's); -1 after noting why. */
 int gh_source_restart(struct gh_source *src);
 
 /* Closes; returns -1 after noting why if close() failed. */
