@@ -5,11 +5,17 @@
 # pipe or memfd, writer pieces or junk) followed by a stream: gzip of one
 # member, of two, with zero padding, with trailing garbage, truncated, of
 # nothing, with every optional header field, with an incomplete Huffman
-# code; and plain text.  Deterministic
-# (mtime 0), so rerunning it rewrites the same files.
+# code; xz and bzip2 (Python's modules), one stream and two; zstd (the
+# zstd command, where installed), one frame and two with a skippable one;
+# and plain text.  Deterministic (mtime 0), so rerunning it rewrites the
+# same files.
 #   usage: fuzz/make-seeds.py [DIR]     (default: fuzz/corpus beside it)
+import bz2
+import lzma
 import os
+import shutil
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -35,7 +41,26 @@ def full_header():
     return hdr + struct.pack("<H", zlib.crc32(hdr) & 0xffff)
 
 
+def zstd(data):
+    """One zstd frame of data, or None without the zstd command."""
+    if not shutil.which("zstd"):
+        return None
+    return subprocess.run(["zstd", "-q", "-c", "--no-check"], input=data,
+                          capture_output=True, check=True).stdout
+
+
 def seeds():
+    xz = lzma.compress(TEXT)
+    yield "xz-one", 0x05, xz
+    yield "xz-two-padded", 0x33, xz + bytes(4) + lzma.compress(TEXT[:100])
+    bz = bz2.compress(TEXT)
+    yield "bzip2-one", 0x07, bz
+    yield "bzip2-two-garbage", 0x52, bz + bz2.compress(b"x") + b"junk"
+    frame = zstd(TEXT)
+    if frame:
+        skip = struct.pack("<II", 0x184D2A50, 3) + b"abc"
+        yield "zstd-one", 0x06, frame
+        yield "zstd-two-skippable", 0x44, frame + skip + zstd(b"y" * 50)
     one = member(TEXT, 9)
     two = member(b"first member\n" * 20, 1) + member(TEXT[:200], 6)
     yield "one-member", 0x03, one
