@@ -296,21 +296,13 @@ static void note_decoding(struct gh_run *run, const char *format,
 			atomic_store(&run->decoding, &decodings[i]);
 }
 
-/*
- * After a parallel decoder gave up (invalid data, or a read it could not
- * make): throws away what it counted and decodes the input again,
- * serially, from its first byte; that decoder's verdict and message then
- * stand (gzip's by zlib, which is stricter than ISA-L).  0, or -1 (noted).
- */
-static int redo_serially(struct gh_run *run, struct gh_source *src,
-			 struct job *job, int *input, struct gzip_meter *meter,
-			 const char *format, const char *decoder)
+/* Throws away what input *input holds and opens it again for one reader;
+ * 0, or -1 (noted). */
+static int begin_again(struct gh_run *run, struct job *job, int *input)
 {
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
 
-	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter->added));
-	atomic_fetch_sub(&job->counted, atomic_load(&meter->added));
 	if (b->ops->finish(b, *input, discard)) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		*input = -1;
@@ -321,6 +313,23 @@ static int redo_serially(struct gh_run *run, struct gh_source *src,
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * After a parallel decoder gave up (invalid data, or a read it could not
+ * make): throws away what it counted and decodes the input again,
+ * serially, from its first byte; that decoder's verdict and message then
+ * stand (gzip's by zlib, which is stricter than ISA-L).  0, or -1 (noted).
+ */
+static int redo_serially(struct gh_run *run, struct gh_source *src,
+			 struct job *job, int *input, struct gzip_meter *meter,
+			 const char *format, const char *decoder)
+{
+	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter->added));
+	atomic_fetch_sub(&job->counted, atomic_load(&meter->added));
+	if (begin_again(run, job, input))
+		return -1;
 	if (run->opts->verbose)
 		gh_note(&job->notes, "%s: the parallel %s decoder gave up; decoding serially with %s",
 			job->name, format, decoder);
@@ -402,6 +411,11 @@ static int count_zstd(struct gh_run *run, struct gh_source *src,
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		return -1;
 	case GH_ZSTDP_ONE_FRAME:
+		/* Decoded in order after all: begun again for one reader, so
+		 * that the CPU's workers count while this thread decodes
+		 * (several readers count their own chunks themselves). */
+		if (begin_again(run, job, input))
+			return -1;
 		return count_sequential(run, src, job, *input);
 	case GH_ZSTDP_SERIAL:
 		break;
