@@ -268,6 +268,17 @@ static int64_t fill_from_memory(struct gh_source *src, unsigned char *buf,
 	return (int64_t)n;
 }
 
+/* Notes why decoding failed (why, or NULL for a read error with errno
+ * set); returns -1. */
+static int64_t decode_failed(struct gh_source *src, const char *why)
+{
+	if (why)
+		gh_note(src->notes, "%s: %s", src->name, why);
+	else
+		gh_note_errno(src->notes, "%s: read error", src->name);
+	return -1;
+}
+
 /* Fills buf with up to cap decoded bytes of zstd, xz or bzip2 input. */
 static int64_t fill_unpacked(struct gh_source *src, unsigned char *buf,
 			     uint64_t cap)
@@ -281,14 +292,8 @@ static int64_t fill_unpacked(struct gh_source *src, unsigned char *buf,
 
 		if (warning)
 			gh_note(src->notes, "%s: %s", src->name, warning);
-		if (n < 0) {
-			if (why)
-				gh_note(src->notes, "%s: %s", src->name, why);
-			else
-				gh_note_errno(src->notes, "%s: read error",
-					      src->name);
-			return -1;
-		}
+		if (n < 0)
+			return decode_failed(src, why);
 		if (n == 0)
 			break;
 		done += (uint64_t)n;
@@ -304,14 +309,7 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 
 	if (src->gz) {
 		n = gh_gunzip_read(src->gz, buf, cap, &why);
-		if (n < 0) {
-			if (why)
-				gh_note(src->notes, "%s: %s", src->name, why);
-			else
-				gh_note_errno(src->notes, "%s: read error",
-					      src->name);
-		}
-		return n;
+		return n < 0 ? decode_failed(src, why) : n;
 	}
 	if (src->up)
 		return fill_unpacked(src, buf, cap);
