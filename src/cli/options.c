@@ -17,7 +17,7 @@
 enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
-	OPT_FILES0_FROM, OPT_TOTAL,
+	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP,
 };
 
 static const struct option long_options[] = {
@@ -30,6 +30,8 @@ static const struct option long_options[] = {
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
 	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
 	{ "total",       required_argument, NULL, OPT_TOTAL },
+	{ "sort",        required_argument, NULL, OPT_SORT },
+	{ "top",         required_argument, NULL, OPT_TOP },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
@@ -58,6 +60,10 @@ void gh_options_help(void)
 "  -i, --ignore-case      count A..Z as a..z\n"
 "  -b, --bytes            one bin per byte value 0..255\n"
 "  -c, --classes          lower, upper, digit, space, punct, control, high\n"
+"      --sort=ORDER       bin (the view's order; default) or count (most\n"
+"                         frequent first, ties in bin order)\n"
+"      --top=N            the first N bins of that order, the rest summed\n"
+"                         in one bin named other\n"
 "\n"
 "Input and output:\n"
 "  -f, --format=FMT       table (default), tsv, csv or json\n"
@@ -275,6 +281,26 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			break;
 		case OPT_MERGE:
 			opts->merge = true;
+			break;
+		case OPT_SORT:
+			if (!strcmp(optarg, "bin"))
+				opts->sort = GH_SORT_BIN;
+			else if (!strcmp(optarg, "count"))
+				opts->sort = GH_SORT_COUNT;
+			else {
+				say("invalid order '%s' for --sort (expected bin or count)",
+				    optarg);
+				return usage_error();
+			}
+			break;
+		case OPT_TOP:
+			n = parse_int(optarg, 1, INT_MAX);
+			if (n < 0) {
+				say("invalid count '%s' for --top (expected 1 or more)",
+				    optarg);
+				return usage_error();
+			}
+			opts->top = (int)n;
 			break;
 		case OPT_FILES0_FROM:
 			opts->files0_from = optarg;

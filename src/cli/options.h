@@ -10,6 +10,8 @@
 enum gh_view_kind { GH_VIEW_LETTERS, GH_VIEW_BYTES, GH_VIEW_CLASSES };
 enum gh_format { GH_FMT_TABLE, GH_FMT_TSV, GH_FMT_CSV, GH_FMT_JSON };
 enum gh_progress_mode { GH_PROGRESS_AUTO, GH_PROGRESS_ON, GH_PROGRESS_OFF };
+/* --sort: the bins in the view's order, or most frequent first. */
+enum gh_sort { GH_SORT_BIN, GH_SORT_COUNT };
 /* --total, as coreutils wc: a total with several inputs, always, alone,
  * or never. */
 enum gh_total_mode { GH_TOTAL_AUTO, GH_TOTAL_ALWAYS, GH_TOTAL_ONLY,
@@ -27,6 +29,9 @@ struct gh_options {
 	bool merge;                 /* operands are -f json results */
 	int verbose;
 	enum gh_progress_mode progress;
+	enum gh_sort sort;
+	int top;                    /* --top: bins kept, the rest as "other";
+				     * 0: every bin */
 	enum gh_total_mode total;
 	const char *files0_from;    /* --files0-from: NUL-separated names */
 	char **operands;            /* never empty: "-" when none given

@@ -56,24 +56,74 @@ static int bar_length(uint64_t count, uint64_t max)
 	return max ? (int)((scaled + max / 2) / max) : 0;
 }
 
+/* The rows a block shows: its bins in the order --sort asks, the first
+ * --top of them, and the rest summed into one row named "other". */
+struct rows {
+	int n;                          /* rows of bins */
+	int bin[GH_VIEW_MAX_BINS];      /* each row's bin */
+	uint64_t count[GH_VIEW_MAX_BINS + 1];   /* each row's, then other's */
+	bool other;                     /* an "other" row follows them */
+};
+
+static void arrange(const struct gh_report *rep, const uint64_t bins[],
+		    struct rows *r)
+{
+	int n = rep->view->n_bins;
+
+	for (int i = 0; i < n; i++) {
+		int b = i, j = i;
+
+		/* Insertion, most frequent first, ties in bin order (stable). */
+		if (rep->sort == GH_SORT_COUNT)
+			for (; j > 0 && bins[r->bin[j - 1]] < bins[b]; j--)
+				r->bin[j] = r->bin[j - 1];
+		r->bin[j] = b;
+	}
+	r->n = rep->top && rep->top < n ? rep->top : n;
+	r->other = r->n < n;
+	r->count[r->n] = 0;
+	for (int i = 0; i < n; i++) {
+		if (i < r->n)
+			r->count[i] = bins[r->bin[i]];
+		else
+			r->count[r->n] += bins[r->bin[i]];
+	}
+}
+
+/* Row i's table label and machine name. */
+static const char *row_label(const struct gh_report *rep,
+			     const struct rows *r, int i)
+{
+	return i < r->n ? rep->view->label[r->bin[i]] : "other";
+}
+
+static const char *row_name(const struct gh_report *rep,
+			    const struct rows *r, int i)
+{
+	return i < r->n ? rep->view->name[r->bin[i]] : "other";
+}
+
 static void print_table(struct gh_report *rep, const char *name,
 			const uint64_t totals[256], int with_header)
 {
 	const struct gh_view *view = rep->view;
 	uint64_t bins[GH_VIEW_MAX_BINS], max = 0;
 	uint64_t counted = gh_view_fold(view, totals, bins);
+	struct rows r;
 	char digits[32];
-	int count_width = 5, label_width = 3;
+	int count_width = 5, label_width = 3, rows;
 
-	for (int b = 0; b < view->n_bins; b++) {
-		int w = snprintf(digits, sizeof(digits), "%" PRIu64, bins[b]);
+	arrange(rep, bins, &r);
+	rows = r.n + r.other;
+	for (int i = 0; i < rows; i++) {
+		int w = snprintf(digits, sizeof(digits), "%" PRIu64, r.count[i]);
 
 		if (w > count_width)
 			count_width = w;
-		if (bins[b] > max)
-			max = bins[b];
-		if ((int)strlen(view->label[b]) > label_width)
-			label_width = (int)strlen(view->label[b]);
+		if (r.count[i] > max)
+			max = r.count[i];
+		if ((int)strlen(row_label(rep, &r, i)) > label_width)
+			label_width = (int)strlen(row_label(rep, &r, i));
 	}
 	if (rep->n_printed)
 		fputc('\n', rep->out);
@@ -81,21 +131,22 @@ static void print_table(struct gh_report *rep, const char *name,
 		fprintf(rep->out, "==> %s <==\n", name);
 	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
 		"count", "share");
-	for (int b = 0; b < view->n_bins; b++) {
+	for (int i = 0; i < rows; i++) {
+		uint64_t count = r.count[i];
 		int bar;
 
 		/* 256 mostly empty rows would hide the shape: skip zero bytes. */
-		if (view->kind == GH_VIEW_BYTES && !bins[b])
+		if (view->kind == GH_VIEW_BYTES && !count && i < r.n)
 			continue;
 		fprintf(rep->out, "%-*s  %*" PRIu64 "  %6.2f%%", label_width,
-			view->label[b], count_width, bins[b],
-			counted ? 100.0 * (double)bins[b] / (double)counted : 0.0);
-		bar = bar_length(bins[b], max);
-		if (bins[b] && !bar)
+			row_label(rep, &r, i), count_width, count,
+			counted ? 100.0 * (double)count / (double)counted : 0.0);
+		bar = bar_length(count, max);
+		if (count && !bar)
 			bar = 1;
 		if (bar)
 			fputs("  ", rep->out);
-		for (int i = 0; i < bar; i++)
+		for (int j = 0; j < bar; j++)
 			fputc('#', rep->out);
 		fputc('\n', rep->out);
 	}
@@ -140,15 +191,17 @@ static void print_rows(struct gh_report *rep, const char *name,
 {
 	uint64_t bins[GH_VIEW_MAX_BINS];
 	char sep = rep->format == GH_FMT_CSV ? ',' : '\t';
+	struct rows r;
 
 	gh_view_fold(rep->view, totals, bins);
-	for (int b = 0; b < rep->view->n_bins; b++) {
+	arrange(rep, bins, &r);
+	for (int i = 0; i < r.n + r.other; i++) {
 		if (rep->format == GH_FMT_CSV)
 			put_csv_name(rep->out, name);
 		else
 			put_tsv_name(rep->out, name);
-		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep, rep->view->name[b],
-			sep, bins[b]);
+		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep,
+			row_name(rep, &r, i), sep, r.count[i]);
 	}
 }
 
@@ -218,19 +271,21 @@ static void print_json_entry(struct gh_report *rep, const char *name,
 	uint64_t bins[GH_VIEW_MAX_BINS];
 	uint64_t counted = gh_view_fold(view, totals, bins);
 	FILE *out = rep->out;
+	struct rows r;
 
 	fputs("{\"name\": ", out);
 	put_json_string(out, name);
 	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"counted\": %" PRIu64
 		", \"entropy\": %.6f,\n   \"bins\": [", sum256(totals), counted,
 		gh_entropy(totals));
-	for (int b = 0; b < view->n_bins; b++) {
-		fputs(b ? ", {\"bin\": " : "{\"bin\": ", out);
-		if (view->kind == GH_VIEW_BYTES)
-			fputs(view->name[b], out);
+	arrange(rep, bins, &r);
+	for (int i = 0; i < r.n + r.other; i++) {
+		fputs(i ? ", {\"bin\": " : "{\"bin\": ", out);
+		if (view->kind == GH_VIEW_BYTES && i < r.n)
+			fputs(row_name(rep, &r, i), out);
 		else
-			put_json_string(out, view->name[b]);
-		fprintf(out, ", \"count\": %" PRIu64 "}", bins[b]);
+			put_json_string(out, row_name(rep, &r, i));
+		fprintf(out, ", \"count\": %" PRIu64 "}", r.count[i]);
 	}
 	fputs("],\n   \"histogram\": [", out);
 	for (int c = 0; c < 256; c++)
@@ -247,6 +302,8 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->view = view;
 	rep->several = opts->n_operands > 1 || opts->files0_from;
 	rep->total_mode = opts->total;
+	rep->sort = opts->sort;
+	rep->top = opts->top;
 
 	switch (rep->format) {
 	case GH_FMT_TSV:

@@ -14,6 +14,8 @@ struct gh_report {
 	const struct gh_view *view;
 	int several;                /* maybe more than one operand: each
 				     * table block names its input */
+	enum gh_sort sort;
+	int top;                    /* 0: every bin */
 	enum gh_total_mode total_mode;
 	uint64_t n_inputs;          /* reported so far, failed ones too */
 	int n_printed;
