@@ -154,9 +154,9 @@ struct gpuhist_result {
 	int status;             /* GPUHIST_OK, or why it failed */
 	const uint64_t *totals; /* its 256 exact totals; NULL if it failed */
 	const char *messages;   /* lines "NAME: text\n" said of it: why it
-				 * failed, warnings (zstd data counted as it
-				 * is), with verbose how it was decoded; ""
-				 * for none */
+				 * failed, warnings (bzip2's trailing
+				 * garbage ignored), with verbose how it was
+				 * decoded; "" for none */
 };
 
 typedef void (*gpuhist_result_fn)(void *ctx,
