@@ -83,7 +83,7 @@ struct gpuhist_progress {
 				 * unknown; for gzip, compressed bytes) */
 	uint64_t all_counted;   /* every input's bytes counted so far */
 	double seconds;         /* since the counter was opened */
-	int ended;              /* the input is finished */
+	int ended;              /* the input is counted to its end */
 };
 
 struct gpuhist_options {
@@ -100,8 +100,8 @@ struct gpuhist_options {
 	int raw;                /* count compressed input as it is */
 	int verbose;            /* results also say how an input was decoded */
 	/* Called, when set, by the thread that counts, four times a second
-	 * and as each input ends, with a lock of the counter held: it must
-	 * return quickly and not call the counter. */
+	 * and as each input is counted to its end, with a lock of the counter
+	 * held: it must return quickly and not call the counter. */
 	void (*progress)(void *ctx, const struct gpuhist_progress *at);
 	void *progress_ctx;
 };
@@ -124,8 +124,10 @@ int gpuhist_open(gpuhist_counter **counter,
 /*
  * Frees the counter and everything it holds.  Returns 0; or 1 where a GPU
  * that auto was still starting has been left to finish in a thread of its
- * own (its driver cannot be stopped half-way): a program about to end may
- * then leave with _exit() rather than wait for it.
+ * own (its driver cannot be stopped half-way): that thread and the
+ * counter's memory then stay until the process ends, and a program about
+ * to end may leave with _exit() rather than wait for it.  gpuhist_wait()
+ * first makes it return 0.
  */
 int gpuhist_free(gpuhist_counter *counter);
 

@@ -195,6 +195,8 @@ static void keep_totals(void *ctx, const struct gpuhist_result *r)
 
 	if (r->totals) {
 		memcpy(rr->totals[i], r->totals, sizeof(rr->totals[i]));
+		rr->failed[i] = 0;
+		rr->messages[i][0] = '\0';
 	} else {
 		rr->failed[i] = 1;
 		snprintf(rr->messages[i], sizeof(rr->messages[i]), "%s",
@@ -224,6 +226,13 @@ static int run_batch(struct rank_run *rr, int first, int n, int k)
 	memset(rr->failed, 0, sizeof(rr->failed));
 	memset(rr->totals, 0, (size_t)n * sizeof(rr->totals[0]));
 	memset(rr->messages, 0, (size_t)n * sizeof(rr->messages[0]));
+	/* This rank's share fails unless its result says otherwise: a count
+	 * that could not run at all (no thread) hands back no result. */
+	for (int j = 0; j < k; j++) {
+		rr->failed[rr->index_of[j]] = 1;
+		snprintf(rr->messages[rr->index_of[j]], GH_MPI_MESSAGES,
+			 "%s: not counted\n", rr->list[j].name);
+	}
 	gh_run_count(&rr->run, rr->list, k, keep_totals, rr);
 	MPI_Reduce(rr->totals, rr->sums, n * 256, MPI_UINT64_T, MPI_SUM, 0,
 		   MPI_COMM_WORLD);

@@ -326,7 +326,8 @@ void gh_report_input(struct gh_report *rep, const char *name,
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
 	rep->n_inputs++;
-	if (rep->total_mode == GH_TOTAL_ONLY)
+	/* json keeps every entry: --merge checks the total against them. */
+	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return;
 
 	switch (rep->format) {
@@ -378,7 +379,6 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 	char reason[1024];
 
 	rep->n_inputs++;
-	/* Even with --total=only, so that --merge refuses the result. */
 	if (rep->format != GH_FMT_JSON)
 		return;
 	failure_reason(name, lines, reason, sizeof(reason));

@@ -25,7 +25,7 @@ struct gh_report {
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
 /* One input's 256 exact totals; also added into the total (with
- * --total=only, that is all). */
+ * --total=only, that is all, but in json). */
 void gh_report_input(struct gh_report *rep, const char *name,
 		     const uint64_t totals[256]);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:

@@ -221,6 +221,8 @@ static int count_operands(struct gh_run *run, struct batch *b)
 			b->names[b->n] = strdup(name);
 			bad_why[n_bad] = got < 0 ? strdup(why) : NULL;
 			if (!b->names[b->n] || (got < 0 && !bad_why[n_bad])) {
+				free(b->names[b->n]);
+				free(bad_why[n_bad]);
 				gh_msg("out of memory");
 				failed++;
 				more = false;
@@ -238,6 +240,7 @@ static int count_operands(struct gh_run *run, struct batch *b)
 			if (gh_run_start(run, b->list, b->n)) {
 				for (int i = 0; i < n_bad; i++)
 					free(bad_why[i]);
+				batch_clear(b);
 				gh_operands_close(&ops);
 				return -1;
 			}

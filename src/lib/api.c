@@ -89,6 +89,11 @@ int gpuhist_open(gpuhist_counter **counter,
 	struct gpuhist_counter *c;
 	const char *bad;
 
+	if (!counter) {
+		if (why)
+			snprintf(why, why_len, "no place for the counter");
+		return GPUHIST_ERR_ARGUMENT;
+	}
 	*counter = NULL;
 	if (!opts) {
 		if (why)
@@ -126,8 +131,35 @@ int gpuhist_free(gpuhist_counter *c)
 		return 0;
 	if (c->run.backend)
 		left_running = c->run.backend->ops->destroy(c->run.backend);
-	free(c);
+	/* A GPU still starting reads the counter's options: they stay, with
+	 * the counter, until the process ends. */
+	if (!left_running)
+		free(c);
 	return left_running;
+}
+
+/* Whether inputs[0..n) can be counted; else the reason in c->message. */
+static bool valid_inputs(struct gpuhist_counter *c,
+			 const struct gpuhist_input *inputs, int n)
+{
+	if (n < 0 || (n && !inputs)) {
+		snprintf(c->message, sizeof(c->message), "no inputs");
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct gpuhist_input *in = &inputs[i];
+
+		if (!in->name || (in->type == GPUHIST_INPUT_MEMORY &&
+				  !in->data && in->size) ||
+		    (in->type == GPUHIST_INPUT_FD && in->fd < 0) ||
+		    in->type < GPUHIST_INPUT_PATH ||
+		    in->type > GPUHIST_INPUT_MEMORY) {
+			snprintf(c->message, sizeof(c->message),
+				 "input %d: no name, data or descriptor", i);
+			return false;
+		}
+	}
+	return true;
 }
 
 int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
@@ -138,6 +170,9 @@ int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 
 	if (c->run.backend)
 		return GPUHIST_OK;
+	c->message[0] = '\0';
+	if (!valid_inputs(c, inputs, n))
+		return GPUHIST_ERR_ARGUMENT;
 	bytes = gh_inputs_bytes(inputs, n, &streams);
 	c->run.backend = gh_backend_choose(&c->opts, bytes, streams,
 					   c->message, sizeof(c->message));
@@ -161,24 +196,12 @@ int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	int status, failed;
 
 	c->message[0] = '\0';
-	if (n < 0 || (n && (!inputs || !fn))) {
-		snprintf(c->message, sizeof(c->message),
-			 "no inputs or no result function");
+	if (n && !fn) {
+		snprintf(c->message, sizeof(c->message), "no result function");
 		return GPUHIST_ERR_ARGUMENT;
 	}
-	for (int i = 0; i < n; i++) {
-		const struct gpuhist_input *in = &inputs[i];
-
-		if (!in->name || (in->type == GPUHIST_INPUT_MEMORY &&
-				  !in->data && in->size) ||
-		    (in->type == GPUHIST_INPUT_FD && in->fd < 0) ||
-		    in->type < GPUHIST_INPUT_PATH ||
-		    in->type > GPUHIST_INPUT_MEMORY) {
-			snprintf(c->message, sizeof(c->message),
-				 "input %d: no name, data or descriptor", i);
-			return GPUHIST_ERR_ARGUMENT;
-		}
-	}
+	if (!valid_inputs(c, inputs, n))
+		return GPUHIST_ERR_ARGUMENT;
 	if (!n)
 		return GPUHIST_OK;
 	status = gpuhist_start(c, inputs, n);

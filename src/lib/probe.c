@@ -22,6 +22,8 @@ enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size)
 
 	if (size)
 		*size = 0;
+	if (!path)
+		return GPUHIST_KIND_UNREADABLE;
 	if (!strcmp(path, "-"))
 		return GPUHIST_KIND_STREAM;
 	if (stat(path, &st) != 0)

@@ -2,56 +2,143 @@
  *
  * pzstd, zstd -T with --rsyncable or block splitting, and plain
  * concatenation write files of many frames, and a frame depends on no
- * other: it has its own window, its own checksum.  So the file is mapped,
- * and threads take the next frame in turn (its length found by walking its
- * block headers, which is quick: ZSTD_findFrameCompressedSize) and decode
- * it with a context of their own straight into the backend's chunks.
- * Memory is each thread's context and window (at most the window limit,
- * zstd_limits.h), never the file's size; frames are handed out one at a
- * time, so no list of them is kept either.
+ * other: it has its own window, its own checksum.  So threads take the
+ * next frame in turn, its length found from its header and its blocks'
+ * 3-byte headers (a walk over the file, reading only those), and decode
+ * it with a context of their own, reading it with pread(), straight into
+ * the backend's chunks.  Memory is each thread's context, window (at most
+ * the window limit, zstd_limits.h) and input buffer, never the file's or
+ * a frame's size; frames are handed out one at a time, so no list of them
+ * is kept either.  The file is read, not mapped: a file cut short while it
+ * is decoded is then a short read, not a fault.
  *
- * Anything wrong (a frame that will not parse or decode, a file that
- * ends inside a frame, a mapping that fails) returns GH_ZSTDP_SERIAL: the
- * caller throws away what was counted and decodes the file serially,
- * whose verdict and message then stand, as for gzip.
+ * Anything wrong (a frame that will not parse or decode, a file that ends
+ * inside a frame, a read or an allocation that fails) returns
+ * GH_ZSTDP_SERIAL: the caller throws away what was counted and decodes
+ * the file serially, whose verdict and message then stand, as for gzip.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <sys/mman.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "zstd_limits.h"
 #include "zstd_parallel.h"
 
 #ifdef HAVE_ZSTD
+/* Compressed bytes a thread reads at once. */
+#define ZP_READ_BYTES (256 * 1024)
+
 struct zp {
 	struct gh_backend *b;
 	int input;
-	const unsigned char *map;   /* the whole file */
-	uint64_t end;               /* where the frames end in it */
+	int fd;
+	uint64_t end;               /* where the frames end in the file */
 	gh_gzip_progress_fn progress;
 	void *ctx;
 	pthread_mutex_t lock;       /* guards cursor and frames */
 	uint64_t cursor;            /* where the next frame begins */
 	uint64_t frames;
-	atomic_int bad;             /* invalid data, memory: go serial */
+	atomic_int bad;             /* invalid data, a read, memory: serial */
 	atomic_int backend_failed;
 };
 
+/* Reads len bytes at offset, all of them; false when it cannot. */
+static bool read_at(int fd, void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done,
+				  (off_t)(offset + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
+/*
+ * The length of the frame at `at` (a zstd frame or a skippable one), from
+ * its header and its blocks' headers (RFC 8878, 3.1); 0 when it does not
+ * parse or the file ends inside it.  Frames it gets wrong only send the
+ * file to the serial decoder, which has the last word.
+ */
+static uint64_t frame_length(int fd, uint64_t at, uint64_t end)
+{
+	static const unsigned did_bytes[4] = { 0, 1, 2, 4 };
+	unsigned char h[18];
+	uint64_t pos;
+	unsigned fhd, fcs_bytes, header;
+
+	if (end - at < 8 || !read_at(fd, h, 8, at))
+		return 0;
+	if ((h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d &&
+	    h[3] == 0x18) {             /* skippable: magic, length, data */
+		uint64_t len = 8 + ((uint64_t)h[4] | (uint64_t)h[5] << 8 |
+				    (uint64_t)h[6] << 16 | (uint64_t)h[7] << 24);
+
+		return len <= end - at ? len : 0;
+	}
+	if (h[0] != 0x28 || h[1] != 0xb5 || h[2] != 0x2f || h[3] != 0xfd)
+		return 0;
+	fhd = h[4];
+	if (fhd & 0x08)                 /* the reserved bit */
+		return 0;
+	fcs_bytes = (fhd >> 6) == 0 ? (fhd & 0x20 ? 1 : 0)
+		    : 1u << (fhd >> 6);
+	header = 4 + 1 + (fhd & 0x20 ? 0 : 1) + did_bytes[fhd & 3] + fcs_bytes;
+	pos = at + header;
+	for (;;) {
+		unsigned char b[3];
+		uint32_t bh, size;
+
+		if (end - pos < 3 || !read_at(fd, b, 3, pos))
+			return 0;
+		bh = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
+		size = bh >> 3;
+		switch (bh >> 1 & 3) {
+		case 0:                 /* raw */
+		case 2:                 /* compressed */
+			break;
+		case 1:                 /* RLE: one byte */
+			size = 1;
+			break;
+		default:                /* reserved */
+			return 0;
+		}
+		if (end - pos - 3 < size)
+			return 0;
+		pos += 3 + size;
+		if (bh & 1)             /* the last block */
+			break;
+	}
+	if (fhd & 0x04) {               /* a content checksum */
+		if (end - pos < 4)
+			return 0;
+		pos += 4;
+	}
+	return pos - at;
+}
+
 /* The next frame to decode: 1 with [*at, *at + *len), 0 when none is
  * left, -1 when the next one does not parse. */
-static int next_frame(struct zp *p, uint64_t *at, size_t *len)
+static int next_frame(struct zp *p, uint64_t *at, uint64_t *len)
 {
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
 	if (p->cursor < p->end && !atomic_load(&p->bad)) {
-		size_t n = ZSTD_findFrameCompressedSize(p->map + p->cursor,
-							p->end - p->cursor);
+		uint64_t n = frame_length(p->fd, p->cursor, p->end);
 
-		if (ZSTD_isError(n)) {
+		if (!n) {
 			ret = -1;
 		} else {
 			*at = p->cursor;
@@ -65,69 +152,115 @@ static int next_frame(struct zp *p, uint64_t *at, size_t *len)
 	return ret;
 }
 
-static void *decode_frames(void *arg)
+/* A thread's own: its context, input buffer, and the chunk it fills. */
+struct zp_thread {
+	struct zp *p;
+	ZSTD_DCtx *d;
+	unsigned char *in;
+	struct gh_chunk *c;
+	size_t fill;
+};
+
+/* Decodes the frame [at, at + len) into chunks; false when it cannot
+ * (the reason in p->bad or p->backend_failed). */
+static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
+			 uint64_t *decoded)
 {
-	struct zp *p = arg;
+	struct zp *p = t->p;
 	struct gh_backend *b = p->b;
-	ZSTD_DCtx *d = gh_zstd_dctx_new();
-	struct gh_chunk *c = NULL;
-	size_t fill = 0;
-	uint64_t at;
-	size_t len;
-	int got;
+	uint64_t done = 0;
+	size_t ret = 1;
 
-	if (!d) {
-		atomic_store(&p->bad, 1);
-		return NULL;
-	}
-	while (!atomic_load(&p->backend_failed) &&
-	       (got = next_frame(p, &at, &len)) > 0) {
-		ZSTD_inBuffer in = { p->map + at, len, 0 };
-		size_t ret = 1;
-		uint64_t decoded = 0;
+	ZSTD_DCtx_reset(t->d, ZSTD_reset_session_only);
+	while (done < len) {
+		size_t want = len - done < ZP_READ_BYTES ? (size_t)(len - done)
+							 : ZP_READ_BYTES;
+		ZSTD_inBuffer in = { t->in, want, 0 };
 
-		ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
-		while (ret != 0) {
-			if (!c) {
-				c = b->ops->acquire(b);
-				if (!c) {
+		if (!read_at(p->fd, t->in, want, at + done)) {
+			atomic_store(&p->bad, 1);       /* cut short, say */
+			return false;
+		}
+		done += want;
+		while (in.pos < in.size || (ret && done == len)) {
+			if (!t->c) {
+				t->c = b->ops->acquire(b);
+				if (!t->c) {
 					atomic_store(&p->backend_failed, 1);
-					break;
+					return false;
 				}
-				fill = 0;
+				t->fill = 0;
 			}
-			ZSTD_outBuffer out = { c->data, c->backend->chunk_bytes,
-					       fill };
+			ZSTD_outBuffer out = { t->c->data,
+					       t->c->backend->chunk_bytes,
+					       t->fill };
 
-			ret = ZSTD_decompressStream(d, &out, &in);
-			decoded += out.pos - fill;
-			fill = out.pos;
+			ret = ZSTD_decompressStream(t->d, &out, &in);
+			*decoded += out.pos - t->fill;
+			t->fill = out.pos;
 			if (ZSTD_isError(ret) ||
-			    (ret && in.pos == in.size && out.pos < out.size)) {
+			    (ret && done == len && in.pos == in.size &&
+			     out.pos < out.size)) {
 				/* Refused, or the frame's bytes ran out. */
 				atomic_store(&p->bad, 1);
+				return false;
+			}
+			if (t->fill == t->c->backend->chunk_bytes) {
+				struct gh_chunk *full = t->c;
+
+				t->c = NULL;
+				if (b->ops->submit(b, p->input, full, t->fill)) {
+					atomic_store(&p->backend_failed, 1);
+					return false;
+				}
+			}
+			if (!ret) {             /* the frame ended: there */
+				if (in.pos != in.size || done != len) {
+					atomic_store(&p->bad, 1);
+					return false;
+				}
 				break;
 			}
-			if (fill == c->backend->chunk_bytes) {
-				if (b->ops->submit(b, p->input, c, fill)) {
-					atomic_store(&p->backend_failed, 1);
-					c = NULL;
-					break;
-				}
-				c = NULL;
-			}
 		}
-		if (atomic_load(&p->bad) || atomic_load(&p->backend_failed))
+	}
+	if (ret) {                      /* the frame did not end */
+		atomic_store(&p->bad, 1);
+		return false;
+	}
+	return true;
+}
+
+static void *decode_frames(void *arg)
+{
+	struct zp_thread t = { .p = arg };
+	struct zp *p = t.p;
+	struct gh_backend *b = p->b;
+	uint64_t at, len;
+	int got = 0;
+
+	t.d = gh_zstd_dctx_new();
+	t.in = malloc(ZP_READ_BYTES);
+	if (!t.d || !t.in) {
+		atomic_store(&p->bad, 1);
+		goto out;
+	}
+	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
+	       (got = next_frame(p, &at, &len)) > 0) {
+		uint64_t decoded = 0;
+
+		if (!decode_frame(&t, at, len, &decoded))
 			break;
 		if (p->progress)
 			p->progress(p->ctx, decoded, at + len);
 	}
 	if (got < 0)
 		atomic_store(&p->bad, 1);
-	if (c && b->ops->submit(b, p->input, c,
-				atomic_load(&p->bad) ? 0 : fill))
+	if (t.c && b->ops->submit(b, p->input, t.c,
+				  atomic_load(&p->bad) ? 0 : t.fill))
 		atomic_store(&p->backend_failed, 1);
-	ZSTD_freeDCtx(d);
+out:
+	ZSTD_freeDCtx(t.d);
+	free(t.in);
 	return NULL;
 }
 
@@ -137,29 +270,19 @@ enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
 					      gh_gzip_progress_fn progress,
 					      void *ctx, uint64_t *frames)
 {
-	struct zp p = { .b = b, .input = input, .progress = progress,
-			.ctx = ctx };
+	struct zp p = { .b = b, .input = input, .fd = fd,
+			.end = start + size, .progress = progress, .ctx = ctx,
+			.cursor = start };
 	pthread_t tids[GH_READERS_MAX];
-	uint64_t map_len = start + size;
-	void *map;
-	size_t first;
+	uint64_t first;
 	int started = 0;
 
 	*frames = 0;
-	if (!size || map_len != (size_t)map_len)
+	first = frame_length(fd, start, start + size);
+	if (!first)
+		return GH_ZSTDP_SERIAL;
+	if (first == size)
 		return GH_ZSTDP_ONE_FRAME;
-	map = mmap(NULL, (size_t)map_len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return GH_ZSTDP_ONE_FRAME;
-	p.map = map;
-	p.end = map_len;
-	p.cursor = start;
-	first = ZSTD_findFrameCompressedSize(p.map + start, size);
-	if (ZSTD_isError(first) || first == size) {
-		munmap(map, (size_t)map_len);
-		return ZSTD_isError(first) ? GH_ZSTDP_SERIAL : GH_ZSTDP_ONE_FRAME;
-	}
-	madvise(map, (size_t)map_len, MADV_SEQUENTIAL);
 	pthread_mutex_init(&p.lock, NULL);
 	atomic_init(&p.bad, 0);
 	atomic_init(&p.backend_failed, 0);
@@ -173,7 +296,6 @@ enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	pthread_mutex_destroy(&p.lock);
-	munmap(map, (size_t)map_len);
 	*frames = p.frames;
 	if (atomic_load(&p.backend_failed))
 		return GH_ZSTDP_BACKEND;
