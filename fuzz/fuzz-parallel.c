@@ -13,6 +13,13 @@
  *
  * The first byte of a case chooses: bits 0-2 the region size, bits 3-4 the
  * threads, bits 5-7 the CPU backend's chunk size; the rest is the stream.
+ *
+ * A stream that begins as zstd does goes through gh_zstd_parallel()
+ * (zstd_parallel.c: frames found by walking their headers, decoded on
+ * several threads) instead, against libzstd's one-shot decode of the
+ * whole stream: where zstd takes it the frames must be decoded (or the
+ * file found to be one frame, left to the serial decoder) with the same
+ * totals; where zstd refuses it they must never be reported as counted.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -28,6 +35,7 @@
 #include "count.h"
 #include "gzip_parallel.h"
 #include "reference.h"
+#include "zstd_parallel.h"
 
 static const char *const regions[8] = { "64", "97", "128", "200", "301",
 					 "1024", "4096", "65536" };
@@ -42,6 +50,36 @@ static void disagree(const char *what)
 	abort();
 }
 
+/* A zstd stream p[0..len) in memfd fd through the frame-parallel decoder
+ * into b, against libzstd's one-shot decode. */
+static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
+		      size_t len, int threads)
+{
+	uint64_t want[256] = { 0 }, got[256], frames;
+	int want_ret = gh_fuzz_packed_totals(1, p, len, want);
+	int input = b->ops->begin(b, threads);
+	enum gh_zstd_parallel_result res;
+
+	if (want_ret == -2)
+		disagree("reference: libzstd failed to start");
+	if (input < 0)
+		disagree(b->error);
+	res = gh_zstd_parallel(b, input, fd, 0, len, threads, NULL, NULL,
+			       &frames);
+	if (b->ops->finish(b, input, got))
+		disagree(b->error);
+	if (res == GH_ZSTDP_BACKEND)
+		disagree("the backend failed");
+	if (want_ret == -3)
+		return;                 /* too large for the reference */
+	if (want_ret < 0 && res == GH_ZSTDP_DONE)
+		disagree("the frame decoder took a stream zstd rejects");
+	if (want_ret == 0 && res == GH_ZSTDP_SERIAL)
+		disagree("the frame decoder gave up on a stream zstd takes");
+	if (res == GH_ZSTDP_DONE && memcmp(got, want, sizeof(got)))
+		disagree("the zstd totals differ");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t want[256] = { 0 }, got[256];
@@ -52,7 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, input, threads, want_ret;
 	enum gh_gzip_parallel_result res;
 
-	if (size < 3 || data[1] != 0x1f || data[2] != 0x8b)
+	bool zstd = size >= 5 && gh_fuzz_packed_kind(data + 1, size - 1) == 1;
+
+	if (!zstd && (size < 3 || data[1] != 0x1f || data[2] != 0x8b))
 		return 0;
 	const unsigned char *p = data + 1;
 	size_t len = size - 1;
@@ -69,6 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = memfd_create("fuzz-parallel", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, p, len) != (ssize_t)len)
 		disagree("cannot fill the memfd");
+	if (zstd) {
+		zstd_case(b, fd, p, len, threads);
+		close(fd);
+		b->ops->destroy(b);
+		return 0;
+	}
 
 	want_ret = gh_fuzz_zlib_totals(p, len, want);
 	if (want_ret == -2)
