@@ -381,11 +381,13 @@ const char *gh_source_decoder(const struct gh_source *src,
 	return NULL;
 }
 
-bool gh_source_zstd_file(const struct gh_source *src, int *fd,
-			 uint64_t *start, uint64_t *size)
+/* Where a regular file's input lies in it: its descriptor, where the
+ * input begins and how many bytes it has from there; false for anything
+ * else. */
+static bool file_span(const struct gh_source *src, int *fd, uint64_t *start,
+		      uint64_t *size)
 {
-	if (src->packed != GH_PACKED_ZSTD || !src->regular ||
-	    src->size < (uint64_t)src->start)
+	if (!src->regular || src->size < (uint64_t)src->start)
 		return false;
 	*fd = src->fd;
 	*start = (uint64_t)src->start;
@@ -393,15 +395,16 @@ bool gh_source_zstd_file(const struct gh_source *src, int *fd,
 	return true;
 }
 
+bool gh_source_zstd_file(const struct gh_source *src, int *fd,
+			 uint64_t *start, uint64_t *size)
+{
+	return src->packed == GH_PACKED_ZSTD && file_span(src, fd, start, size);
+}
+
 bool gh_source_gzip_file(const struct gh_source *src, int *fd,
 			 uint64_t *start, uint64_t *size)
 {
-	if (!src->gz || !src->regular || src->size < (uint64_t)src->start)
-		return false;
-	*fd = src->fd;
-	*start = (uint64_t)src->start;
-	*size = src->size - (uint64_t)src->start;
-	return true;
+	return src->gz && file_span(src, fd, start, size);
 }
 
 int gh_source_restart(struct gh_source *src)

@@ -76,6 +76,28 @@ int gh_unpack_refill(struct gh_unpack *u)
 	return n > 0;
 }
 
+int gh_unpack_more(struct gh_unpack *u, bool inside, const char *truncated,
+		   const char **why)
+{
+	int got;
+
+	if (u->avail)
+		return 1;
+	got = gh_unpack_refill(u);
+	if (got < 0) {
+		*why = NULL;
+		return -1;
+	}
+	if (got)
+		return 1;
+	if (inside) {
+		*why = truncated;
+		return -1;
+	}
+	u->ended = true;
+	return 0;
+}
+
 struct gh_unpack *gh_unpack_new(enum gh_packed kind, int fd,
 				const unsigned char *mem, uint64_t mem_len,
 				const unsigned char *primed,

@@ -47,22 +47,14 @@ int64_t gh_unbzip2_read(struct gh_unpack *u, unsigned char *out, uint64_t cap,
 	z->bz.next_out = (char *)out;
 	z->bz.avail_out = (unsigned)cap;
 	while (z->bz.avail_out) {
-		if (!u->avail) {
-			int got = gh_unpack_refill(u);
+		int more = gh_unpack_more(u, z->open,
+					  "unexpected end of file (truncated bzip2 data)",
+					  why);
 
-			if (got < 0) {
-				*why = NULL;
-				return -1;
-			}
-			if (!got && !u->avail) {
-				if (z->open) {
-					*why = "unexpected end of file (truncated bzip2 data)";
-					return -1;
-				}
-				u->ended = true;
-				break;
-			}
-		}
+		if (more < 0)
+			return -1;
+		if (!more)
+			break;
 		if (!z->open) {         /* another stream follows */
 			if (BZ2_bzDecompressInit(&z->bz, 0, 0) != BZ_OK) {
 				*why = "out of memory";

@@ -31,6 +31,13 @@ struct gh_unpack {
  * came, 0 at the end of the input, -1 on a read error (errno set). */
 int gh_unpack_refill(struct gh_unpack *u);
 
+/* Makes sure some input is there to decode: 1 when there is, 0 at the
+ * clean end of the input (u->ended set), -1 when it cannot: a read error
+ * (*why NULL, errno set), or the input ended `inside` a frame or stream
+ * (*why = truncated). */
+int gh_unpack_more(struct gh_unpack *u, bool inside, const char *truncated,
+		   const char **why);
+
 /* Each format's start, step and end (unpack_zstd.c, unpack_xz.c,
  * unpack_bzip2.c): start returns 0 or a reason; read and free as in
  * unpack.h. */

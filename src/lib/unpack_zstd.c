@@ -45,22 +45,15 @@ int64_t gh_unzstd_read(struct gh_unpack *u, unsigned char *out, uint64_t cap,
 	ZSTD_outBuffer ob = { out, (size_t)cap, 0 };
 
 	while (ob.pos < ob.size) {
-		if (!u->avail) {
-			int got = gh_unpack_refill(u);
+		int more = gh_unpack_more(u, z->in_frame,
+					  "unexpected end of file (truncated zstd data)",
+					  why);
 
-			if (got < 0) {
-				*why = NULL;
-				return -1;
-			}
-			if (!got && !u->avail) {
-				if (z->in_frame) {
-					*why = "unexpected end of file (truncated zstd data)";
-					return -1;
-				}
-				u->ended = true;
-				break;
-			}
-		}
+		if (more < 0)
+			return -1;
+		if (!more)
+			break;
+
 		ZSTD_inBuffer ib = { u->next, u->avail, 0 };
 		size_t ret = ZSTD_decompressStream(z->dctx, &ob, &ib);
 
