@@ -66,7 +66,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 		disagree(b->error);
 	res = gh_zstd_parallel(b, input, fd, 0, len, threads, NULL, NULL,
 			       &frames);
-	if (b->ops->finish(b, input, got))
+	if (b->ops->finish(b, input, got, NULL))
 		disagree(b->error);
 	if (res == GH_ZSTDP_BACKEND)
 		disagree("the backend failed");
@@ -127,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		disagree(b->error);
 	res = gh_gzip_parallel(b, input, fd, 0, len, threads, NULL, NULL,
 			       &stats);
-	if (b->ops->finish(b, input, got))
+	if (b->ops->finish(b, input, got, NULL))
 		disagree(b->error);
 	if (res == GH_GZP_BACKEND)
 		disagree("the backend failed");

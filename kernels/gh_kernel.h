@@ -28,6 +28,24 @@ cudaError_t gh_kernel_histogram(const unsigned char *data, uint64_t len,
 				unsigned long long *totals, int max_blocks,
 				cudaStream_t stream);
 
+/* Threads per block of the code-point kernel (one block a multiprocessor:
+ * its shared bins take most of the shared memory). */
+#define GH_CHARS_BLOCK_THREADS 1024
+
+/* Allows the code-point kernel its shared memory; once per device. */
+cudaError_t gh_kernel_chars_setup(void);
+
+/*
+ * Adds the code points that positions [from, to) of data[0..len) begin
+ * (gh_utf8.h's rule; the other bytes are context) into
+ * totals[0..GPUHIST_CHAR_BINS) on stream, with at most max_blocks blocks.
+ * data must be 16-byte aligned, len <= GH_KERNEL_MAX_LEN.
+ */
+cudaError_t gh_kernel_chars(const unsigned char *data, uint64_t len,
+			    uint64_t from, uint64_t to,
+			    unsigned long long *totals, int max_blocks,
+			    cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -98,6 +98,8 @@ struct gpuhist_options {
 				 * threads, 0..GPUHIST_THREADS_MAX; 0: all
 				 * online cores */
 	int raw;                /* count compressed input as it is */
+	int chars;              /* also count the Unicode code points of
+				 * UTF-8 text (struct gpuhist_chars) */
 	int verbose;            /* results also say how an input was decoded */
 	/* Called, when set, by the thread that counts, four times a second
 	 * and as each input is counted to its end, with a lock of the counter
@@ -105,6 +107,42 @@ struct gpuhist_options {
 	void (*progress)(void *ctx, const struct gpuhist_progress *at);
 	void *progress_ctx;
 };
+
+/*
+ * Code-point totals (the chars option).  Bin cp (0..0x10ffff) counts the
+ * code point cp; bin GPUHIST_CHAR_INVALID + b - 0x80 counts the byte b
+ * (0x80..0xff) where it is not part of a well-formed UTF-8 sequence: an
+ * ill-formed sequence counts each of its bytes there, as Python's
+ * decode('utf-8', 'surrogateescape') escapes them.  The bins are held in
+ * pages of GPUHIST_CHAR_PAGE; a NULL page is all zeros.
+ */
+#define GPUHIST_CHAR_INVALID 0x110000u
+#define GPUHIST_CHAR_BINS (GPUHIST_CHAR_INVALID + 128)
+#define GPUHIST_CHAR_PAGE 256
+#define GPUHIST_CHAR_PAGES \
+	((GPUHIST_CHAR_BINS + GPUHIST_CHAR_PAGE - 1) / GPUHIST_CHAR_PAGE)
+
+struct gpuhist_chars {
+	uint64_t *page[GPUHIST_CHAR_PAGES];
+};
+
+/* Empty totals (every page NULL); free them with gpuhist_chars_free. */
+void gpuhist_chars_init(struct gpuhist_chars *chars);
+void gpuhist_chars_free(struct gpuhist_chars *chars);
+/* Bin bin's total (0 for a bin past GPUHIST_CHAR_BINS). */
+uint64_t gpuhist_chars_get(const struct gpuhist_chars *chars, uint32_t bin);
+/* Adds n to bin bin: GPUHIST_OK, GPUHIST_ERR_NOMEM, or GPUHIST_ERR_ARGUMENT
+ * for a bin past the last or a total that would pass 2^64 - 1 (then
+ * nothing is added). */
+int gpuhist_chars_add(struct gpuhist_chars *chars, uint32_t bin, uint64_t n);
+/* Adds every bin of from into to, as gpuhist_chars_add does each. */
+int gpuhist_chars_merge(struct gpuhist_chars *to,
+			const struct gpuhist_chars *from);
+/* The 256 byte totals that the characters were decoded from (each code
+ * point's UTF-8 bytes, each invalid byte itself) into totals; 0, or -1
+ * when one would pass 2^64 - 1. */
+int gpuhist_chars_bytes(const struct gpuhist_chars *chars,
+			uint64_t totals[256]);
 
 /* Fills opts with the defaults: auto backend, all cores. */
 void gpuhist_options_init(struct gpuhist_options *opts);
@@ -155,6 +193,8 @@ struct gpuhist_result {
 	const char *name;
 	int status;             /* GPUHIST_OK, or why it failed */
 	const uint64_t *totals; /* its 256 exact totals; NULL if it failed */
+	const struct gpuhist_chars *chars;  /* with the chars option, its
+				 * code points; NULL if it failed */
 	const char *messages;   /* lines "NAME: text\n" said of it: why it
 				 * failed, warnings (bzip2's trailing
 				 * garbage ignored), with verbose how it was

@@ -16,15 +16,22 @@
  * histograms.  No sum may pass 2^64-1.  An entry that carries an "error"
  * (an input that failed when it was counted) makes the whole result fail:
  * its counts are not all there.
+ *
+ * With -m, every entry must carry "chars" (the code points of -m's json):
+ * keys as gpuhist names bins ("U+0041", "0xc3"), each once, whose UTF-8
+ * bytes add up to the entry's histogram exactly; the total's chars must be
+ * the sum of the inputs'.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "charview.h"
 #include "merge.h"
 #include "msg.h"
 
@@ -47,7 +54,7 @@ struct reader {
 /* What one entry (an input's or the total) holds. */
 enum {
 	KEY_NAME = 1, KEY_BYTES_READ = 2, KEY_COUNTED = 4, KEY_BINS = 8,
-	KEY_HISTOGRAM = 16, KEY_ERROR = 32,
+	KEY_HISTOGRAM = 16, KEY_ERROR = 32, KEY_CHARS = 64,
 	KEY_RESULT = KEY_NAME | KEY_BYTES_READ | KEY_COUNTED | KEY_BINS |
 		     KEY_HISTOGRAM,
 };
@@ -61,6 +68,7 @@ struct entry {
 	int n_hist;                 /* values in the histogram */
 	uint64_t hist[256];
 	char name[GH_MERGE_TEXT], error[GH_MERGE_TEXT];
+	struct gpuhist_chars *chars;    /* -m: its chars go here, else NULL */
 };
 
 /* A number as read: its grammar checked, its value if it is a count. */
@@ -591,10 +599,33 @@ static int bin_item(struct reader *r, int depth, uint64_t i, void *ctx)
 	return read_object(r, depth, bin_member, e);
 }
 
+/* A member of "chars": "U+0041": N. */
+static int char_member(struct reader *r, int depth, const char *key,
+		       void *ctx)
+{
+	struct entry *e = ctx;
+	uint32_t bin;
+	uint64_t count;
+
+	(void)depth;
+	if (gh_charview_parse(key, &bin))
+		return refuse(r, "%s: chars: \"%s\" names no code point or "
+			      "invalid byte", e->where, key);
+	if (read_count(r, e->where, "a count of chars", &count))
+		return -1;
+	if (gpuhist_chars_get(e->chars, bin))
+		return refuse(r, "%s: chars: \"%s\" is there twice", e->where,
+			      key);
+	if (gpuhist_chars_add(e->chars, bin, count))
+		return refuse(r, "%s: out of memory for chars", e->where);
+	return 0;
+}
+
 static const struct { const char *name; unsigned bit; } entry_keys[] = {
 	{ "name", KEY_NAME }, { "bytes_read", KEY_BYTES_READ },
 	{ "counted", KEY_COUNTED }, { "bins", KEY_BINS },
 	{ "histogram", KEY_HISTOGRAM }, { "error", KEY_ERROR },
+	{ "chars", KEY_CHARS },
 };
 
 /* Which KEY_* a key of an entry is, 0 for others. */
@@ -612,7 +643,8 @@ static int entry_member(struct reader *r, int depth, const char *key,
 	struct entry *e = ctx;
 	unsigned bit = entry_key(key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR ? '"'
-		  : bit == KEY_BINS || bit == KEY_HISTOGRAM ? '[' : 0;
+		  : bit == KEY_BINS || bit == KEY_HISTOGRAM ? '['
+		  : bit == KEY_CHARS && e->chars ? '{' : 0;
 
 	if (bit & e->seen)
 		return refuse(r, "%s: \"%s\" is there twice", e->where, key);
@@ -620,7 +652,8 @@ static int entry_member(struct reader *r, int depth, const char *key,
 	skip_ws(r);
 	if (want && peek(r) != want)
 		return refuse(r, "%s: %s is not %s", e->where, key,
-			      want == '"' ? "a string" : "an array");
+			      want == '"' ? "a string" : want == '{'
+			      ? "an object" : "an array");
 	switch (bit) {
 	case KEY_NAME:
 		return read_text(r, e->name);
@@ -634,6 +667,10 @@ static int entry_member(struct reader *r, int depth, const char *key,
 		return read_array(r, depth, bin_item, e);
 	case KEY_HISTOGRAM:
 		return read_array(r, depth, histogram_value, e);
+	case KEY_CHARS:
+		if (e->chars)
+			return read_object(r, depth, char_member, e);
+		return skip_value(r, depth);
 	default:
 		return skip_value(r, depth);
 	}
@@ -655,7 +692,7 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 			      e->seen & KEY_NAME ? e->name : e->where,
 			      e->error);
 	}
-	missing = KEY_RESULT & ~e->seen;
+	missing = (KEY_RESULT | (e->chars ? KEY_CHARS : 0)) & ~e->seen;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)
 		if (missing & entry_keys[i].bit)
@@ -679,6 +716,14 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 			      "(%llu)", e->where,
 			      (unsigned long long)e->counted,
 			      (unsigned long long)e->bytes_read);
+	if (e->chars) {
+		uint64_t bytes[256];
+
+		if (gpuhist_chars_bytes(e->chars, bytes) ||
+		    memcmp(bytes, e->hist, sizeof(bytes)))
+			return refuse(r, "%s: chars do not add up to the "
+				      "histogram", e->where);
+	}
 	return 0;
 }
 
@@ -688,7 +733,20 @@ struct doc {
 	uint64_t inputs_sum[256];
 	uint64_t *total;            /* total.histogram goes here */
 	struct entry e;             /* the entry being read */
+	bool chars;                 /* -m: chars are read and checked */
+	struct gpuhist_chars entry_chars;   /* the entry's */
+	struct gpuhist_chars inputs_chars;  /* the inputs' added up */
+	struct gpuhist_chars *total_chars;  /* total.chars goes here */
 };
+
+/* Empties chars, keeping its pages for the next entry. */
+static void clear_chars(struct gpuhist_chars *chars)
+{
+	for (size_t p = 0; p < GPUHIST_CHAR_PAGES; p++)
+		if (chars->page[p])
+			memset(chars->page[p], 0,
+			       GPUHIST_CHAR_PAGE * sizeof(uint64_t));
+}
 
 static int input_item(struct reader *r, int depth, uint64_t i, void *ctx)
 {
@@ -697,8 +755,14 @@ static int input_item(struct reader *r, int depth, uint64_t i, void *ctx)
 	memset(&d->e, 0, sizeof(d->e));
 	snprintf(d->e.where, sizeof(d->e.where), "inputs[%llu]",
 		 (unsigned long long)i);
+	if (d->chars) {
+		clear_chars(&d->entry_chars);
+		d->e.chars = &d->entry_chars;
+	}
 	if (read_entry(r, depth, &d->e))
 		return -1;
+	if (d->chars && gpuhist_chars_merge(&d->inputs_chars, &d->entry_chars))
+		return refuse(r, "the inputs' chars add up to more than 2^64-1");
 	for (int c = 0; c < 256; c++)
 		if (add_u64(&d->inputs_sum[c], d->e.hist[c]))
 			return refuse(r, "the inputs' histograms add up to "
@@ -724,6 +788,7 @@ static int top_member(struct reader *r, int depth, const char *key,
 			return refuse(r, "\"total\" is there twice");
 		memset(&d->e, 0, sizeof(d->e));
 		strcpy(d->e.where, "total");
+		d->e.chars = d->total_chars;
 		if (read_entry(r, depth, &d->e))
 			return -1;
 		memcpy(d->total, d->e.hist, sizeof(d->e.hist));
@@ -750,6 +815,11 @@ static int read_document(struct reader *r, struct doc *d)
 		if (d->total[c] != d->inputs_sum[c])
 			return refuse(r, "total: histogram is not the sum of "
 				      "the inputs' (byte value %d)", c);
+	for (uint32_t b = 0; d->chars && b < GPUHIST_CHAR_BINS; b++)
+		if (gpuhist_chars_get(d->total_chars, b) !=
+		    gpuhist_chars_get(&d->inputs_chars, b))
+			return refuse(r, "total: chars are not the sum of the "
+				      "inputs'");
 	return 0;
 }
 
@@ -777,7 +847,7 @@ static int fits(const char *name, const uint64_t sum[256],
 }
 
 int gh_merge_read(const char *name, const uint64_t sum[256],
-		  uint64_t totals[256])
+		  uint64_t totals[256], struct gpuhist_chars *chars)
 {
 	int is_stdin = !strcmp(name, "-");
 	struct reader *r = calloc(1, sizeof(*r));
@@ -795,6 +865,8 @@ int gh_merge_read(const char *name, const uint64_t sum[256],
 		goto out;
 	}
 	d->total = got;
+	d->chars = chars != NULL;
+	d->total_chars = chars;
 	ret = read_document(r, d);
 	if (r->read_errno) {
 		errno = r->read_errno;
@@ -814,6 +886,10 @@ int gh_merge_read(const char *name, const uint64_t sum[256],
 	if (!ret)
 		memcpy(totals, got, sizeof(got));
 out:
+	if (d) {
+		gpuhist_chars_free(&d->entry_chars);
+		gpuhist_chars_free(&d->inputs_chars);
+	}
 	free(r);
 	free(d);
 	return ret;

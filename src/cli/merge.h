@@ -4,12 +4,16 @@
 
 #include <stdint.h>
 
+#include "gpuhist.h"
+
 /* Reads NAME ("-" is stdin), a document gpuhist -f json wrote, into the
  * 256 totals of its "total" entry.  The whole document is checked (merge.c
  * says how), and its totals must fit beside sum, the results merged before
  * it: no count, nor all of them together, may pass 2^64-1.  On failure
- * prints "gpuhist: NAME: reason", leaves totals alone and returns -1. */
+ * prints "gpuhist: NAME: reason", leaves totals alone and returns -1.
+ * With chars (-m; empty, and the caller's to free whatever is returned),
+ * the total's code points go there too, and every entry must have them. */
 int gh_merge_read(const char *name, const uint64_t sum[256],
-		  uint64_t totals[256]);
+		  uint64_t totals[256], struct gpuhist_chars *chars);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "charview.h"
 #include "msg.h"
 #include "options.h"
 
@@ -25,6 +26,7 @@ static const struct option long_options[] = {
 	{ "ignore-case", no_argument,       NULL, 'i' },
 	{ "bytes",       no_argument,       NULL, 'b' },
 	{ "classes",     no_argument,       NULL, 'c' },
+	{ "chars",       no_argument,       NULL, 'm' },
 	{ "format",      required_argument, NULL, 'f' },
 	{ "raw",         no_argument,       NULL, OPT_RAW },
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
@@ -60,8 +62,12 @@ void gh_options_help(void)
 "  -i, --ignore-case      count A..Z as a..z\n"
 "  -b, --bytes            one bin per byte value 0..255\n"
 "  -c, --classes          lower, upper, digit, space, punct, control, high\n"
+"  -m, --chars            Unicode code points of UTF-8 text (U+0041), each byte\n"
+"                         of ill-formed UTF-8 in a bin of its own (0xc3); with\n"
+"                         -i case-folded, with -c by general category\n"
 "      --sort=ORDER       bin (the view's order; default) or count (most\n"
-"                         frequent first, ties in bin order)\n"
+"                         frequent first, ties in bin order; the default\n"
+"                         of -m's table)\n"
 "      --top=N            the first N bins of that order, the rest summed\n"
 "                         in one bin named other\n"
 "\n"
@@ -221,6 +227,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	struct gpuhist_options *lib = &opts->lib;
 	const char *first_view = NULL;
 	int view_opt_seen = 0, want_version = 0;
+	bool sort_set = false;
 	long n;
 	int c;
 
@@ -233,7 +240,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	 * "gpuhist: ..." like all the others, however it was invoked. */
 	argv[0] = GH_PROGNAME;
 
-	while ((c = getopt_long(argc, argv, "w:ibcf:vhV", long_options,
+	while ((c = getopt_long(argc, argv, "w:ibcmf:vhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -261,6 +268,9 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				     &first_view))
 				return usage_error();
 			break;
+		case 'm':
+			opts->chars = true;
+			break;
 		case 'f':
 			if (!strcmp(optarg, "table"))
 				opts->format = GH_FMT_TABLE;
@@ -283,6 +293,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			opts->merge = true;
 			break;
 		case OPT_SORT:
+			sort_set = true;
 			if (!strcmp(optarg, "bin"))
 				opts->sort = GH_SORT_BIN;
 			else if (!strcmp(optarg, "count"))
@@ -398,6 +409,23 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	lib->verbose = opts->verbose;
 	if (want_version)
 		return GH_PARSE_VERSION;
+	if (opts->chars && view_opt_seen && opts->view != GH_VIEW_CLASSES) {
+		say("options -m and %s select different views", first_view);
+		return usage_error();
+	}
+	if (opts->chars && !gh_charview_unicode() &&
+	    (opts->ignore_case || opts->view == GH_VIEW_CLASSES)) {
+		say("option -m cannot be combined with %s: this gpuhist was built without libutf8proc",
+		    opts->ignore_case ? "-i" : "-c");
+		return usage_error();
+	}
+	if (opts->chars) {
+		lib->chars = !opts->merge;
+		if (!view_opt_seen)
+			opts->view = GH_VIEW_BYTES;     /* code points, not letters */
+		if (!sort_set && opts->format == GH_FMT_TABLE)
+			opts->sort = GH_SORT_COUNT;
+	}
 	if (opts->files0_from && optind < argc) {
 		say("extra operand '%s'", argv[optind]);
 		if (!quiet_errors)

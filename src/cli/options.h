@@ -25,11 +25,13 @@ struct gh_options {
 	enum gh_view_kind view;
 	int width;                  /* letters per bucket, 1..26 */
 	bool ignore_case;
+	bool chars;                 /* -m: code points (with -c: their
+				     * categories; with -i: case-folded) */
 	enum gh_format format;
 	bool merge;                 /* operands are -f json results */
 	int verbose;
 	enum gh_progress_mode progress;
-	enum gh_sort sort;
+	enum gh_sort sort;          /* -m's table: count unless --sort */
 	int top;                    /* --top: bins kept, the rest as "other";
 				     * 0: every bin */
 	enum gh_total_mode total;

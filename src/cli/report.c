@@ -14,10 +14,11 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "charview.h"
+#include "fields.h"
 #include "msg.h"
 #include "report.h"
-
-#define GH_BAR_WIDTH 40
+#include "report_chars.h"
 
 double gh_entropy(const uint64_t totals[256])
 {
@@ -44,16 +45,6 @@ static uint64_t sum256(const uint64_t totals[256])
 	for (int c = 0; c < 256; c++)
 		n += totals[c];
 	return n;
-}
-
-/* count's share of GH_BAR_WIDTH, rounded, max drawing the whole width;
- * in 128 bits, since count * GH_BAR_WIDTH passes 2^64 for merged
- * results. */
-static int bar_length(uint64_t count, uint64_t max)
-{
-	unsigned __int128 scaled = (unsigned __int128)count * GH_BAR_WIDTH;
-
-	return max ? (int)((scaled + max / 2) / max) : 0;
 }
 
 /* The rows a block shows: its bins in the order --sort asks, the first
@@ -141,7 +132,7 @@ static void print_table(struct gh_report *rep, const char *name,
 		fprintf(rep->out, "%-*s  %*" PRIu64 "  %6.2f%%", label_width,
 			row_label(rep, &r, i), count_width, count,
 			counted ? 100.0 * (double)count / (double)counted : 0.0);
-		bar = bar_length(count, max);
+		bar = gh_bar_length(count, max);
 		if (count && !bar)
 			bar = 1;
 		if (bar)
@@ -156,36 +147,6 @@ static void print_table(struct gh_report *rep, const char *name,
 		gh_entropy(totals));
 }
 
-/* A name inside a tsv field: tabs, newlines and backslashes escaped. */
-static void put_tsv_name(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '\t': fputs("\\t", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\\': fputs("\\\\", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
-/* A csv field, quoted as RFC 4180 says when it must be. */
-static void put_csv_name(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void print_rows(struct gh_report *rep, const char *name,
 		       const uint64_t totals[256])
 {
@@ -197,71 +158,12 @@ static void print_rows(struct gh_report *rep, const char *name,
 	arrange(rep, bins, &r);
 	for (int i = 0; i < r.n + r.other; i++) {
 		if (rep->format == GH_FMT_CSV)
-			put_csv_name(rep->out, name);
+			gh_put_csv(rep->out, name);
 		else
-			put_tsv_name(rep->out, name);
+			gh_put_tsv(rep->out, name);
 		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep,
 			row_name(rep, &r, i), sep, r.count[i]);
 	}
-}
-
-/* Length of the valid UTF-8 sequence at p (1..4), 0 when it is not one:
- * a stray byte, an overlong form, a surrogate, or past U+10FFFF. */
-static int utf8_len(const unsigned char *p)
-{
-	uint32_t cp, min;
-	int n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		n = 2;
-		cp = p[0] & 0x1f;
-		min = 0x80;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = p[0] & 0x0f;
-		min = 0x800;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		n = 4;
-		cp = p[0] & 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)      /* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* A JSON string.  JSON text is UTF-8, but file names are any bytes: a byte
- * that is not part of valid UTF-8 becomes U+FFFD, as decoders show it. */
-static void put_json_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		int n = utf8_len(p);
-
-		if (!n) {
-			fputs("\\ufffd", out);
-			n = 1;
-		} else if (*p == '"' || *p == '\\') {
-			fprintf(out, "\\%c", *p);
-		} else if (*p < 0x20) {
-			fprintf(out, "\\u%04x", *p);
-		} else {
-			fwrite(p, 1, (size_t)n, out);
-		}
-		p += n;
-	}
-	fputc('"', out);
 }
 
 static void print_json_entry(struct gh_report *rep, const char *name,
@@ -274,7 +176,7 @@ static void print_json_entry(struct gh_report *rep, const char *name,
 	struct rows r;
 
 	fputs("{\"name\": ", out);
-	put_json_string(out, name);
+	gh_put_json_string(out, name);
 	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"counted\": %" PRIu64
 		", \"entropy\": %.6f,\n   \"bins\": [", sum256(totals), counted,
 		gh_entropy(totals));
@@ -284,7 +186,7 @@ static void print_json_entry(struct gh_report *rep, const char *name,
 		if (view->kind == GH_VIEW_BYTES && i < r.n)
 			fputs(row_name(rep, &r, i), out);
 		else
-			put_json_string(out, row_name(rep, &r, i));
+			gh_put_json_string(out, row_name(rep, &r, i));
 		fprintf(out, ", \"count\": %" PRIu64 "}", r.count[i]);
 	}
 	fputs("],\n   \"histogram\": [", out);
@@ -304,6 +206,9 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->total_mode = opts->total;
 	rep->sort = opts->sort;
 	rep->top = opts->top;
+	rep->opts = opts;
+	rep->chars = opts->chars;
+	gpuhist_chars_init(&rep->total_chars);
 
 	switch (rep->format) {
 	case GH_FMT_TSV:
@@ -320,15 +225,32 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	}
 }
 
-void gh_report_input(struct gh_report *rep, const char *name,
-		     const uint64_t totals[256])
+int gh_report_input(struct gh_report *rep, const char *name,
+		    const uint64_t totals[256],
+		    const struct gpuhist_chars *chars)
 {
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
+	if (rep->chars && gpuhist_chars_merge(&rep->total_chars, chars)) {
+		gh_msg("out of memory for the total's code points");
+		return -1;
+	}
 	rep->n_inputs++;
 	/* json keeps every entry: --merge checks the total against them. */
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
-		return;
+		return 0;
+	if (rep->chars) {
+		if (rep->format == GH_FMT_JSON)
+			fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
+		if (gh_report_chars(rep, name, totals, chars,
+				    rep->several || strcmp(name, "-"))) {
+			gh_msg("out of memory for the rows of %s", name);
+			return -1;
+		}
+		rep->n_printed++;
+		fflush(rep->out);
+		return 0;
+	}
 
 	switch (rep->format) {
 	case GH_FMT_TABLE:
@@ -346,6 +268,7 @@ void gh_report_input(struct gh_report *rep, const char *name,
 	}
 	rep->n_printed++;
 	fflush(rep->out);
+	return 0;
 }
 
 /* The reason of an input's failure: what its message says after
@@ -384,9 +307,9 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 	failure_reason(name, lines, reason, sizeof(reason));
 	fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
 	fputs("{\"name\": ", rep->out);
-	put_json_string(rep->out, name);
+	gh_put_json_string(rep->out, name);
 	fputs(", \"error\": ", rep->out);
-	put_json_string(rep->out, reason);
+	gh_put_json_string(rep->out, reason);
 	fputs("}", rep->out);
 	rep->n_printed++;
 	fflush(rep->out);
@@ -398,6 +321,18 @@ void gh_report_end(struct gh_report *rep)
 		     rep->total_mode == GH_TOTAL_ONLY ||
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
 
+	if (rep->chars) {
+		if (rep->format == GH_FMT_JSON)
+			fputs("],\n \"total\": ", rep->out);
+		if ((total || rep->format == GH_FMT_JSON) &&
+		    gh_report_chars(rep, "total", rep->total,
+				    &rep->total_chars, 1))
+			gh_msg("out of memory for the rows of the total");
+		if (rep->format == GH_FMT_JSON)
+			fputs("}\n", rep->out);
+		gpuhist_chars_free(&rep->total_chars);
+		return;
+	}
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		if (total)

@@ -2,9 +2,11 @@
 #ifndef GH_REPORT_H
 #define GH_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gpuhist.h"
 #include "options.h"
 #include "view.h"
 
@@ -20,14 +22,19 @@ struct gh_report {
 	uint64_t n_inputs;          /* reported so far, failed ones too */
 	int n_printed;
 	uint64_t total[256];
+	const struct gh_options *opts;
+	bool chars;                 /* -m: rows of code points (charview.c) */
+	struct gpuhist_chars total_chars;
 };
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
-/* One input's 256 exact totals; also added into the total (with
- * --total=only, that is all, but in json). */
-void gh_report_input(struct gh_report *rep, const char *name,
-		     const uint64_t totals[256]);
+/* One input's 256 exact totals (and with -m its code points); also added
+ * into the total (with --total=only, that is all, but in json).  0, or -1
+ * when out of memory for the rows (said). */
+int gh_report_input(struct gh_report *rep, const char *name,
+		    const uint64_t totals[256],
+		    const struct gpuhist_chars *chars);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
  * reason"; NULL when there were none): json gives it an entry with its
  * "error" and no counts; the other formats show nothing of it. */

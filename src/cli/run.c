@@ -94,7 +94,7 @@ static void report_result(void *ctx, const struct gpuhist_result *r)
 	struct gh_report *report = ctx;
 
 	if (r->totals)
-		gh_report_input(report, r->name, r->totals);
+		gh_report_input(report, r->name, r->totals, r->chars);
 	else                        /* a failed input adds nothing */
 		gh_report_failed(report, r->name, r->messages);
 }
@@ -104,17 +104,21 @@ static int merge_one(struct gh_run *run, const char *name)
 {
 	uint64_t totals[256];
 	char messages[1024];
+	struct gpuhist_chars chars;
 
+	gpuhist_chars_init(&chars);
 	/* Kept, as a counted input's are, for json's "error". */
 	gh_msg_capture(messages, sizeof(messages));
-	int ret = gh_merge_read(name, run->report.total, totals);
+	int ret = gh_merge_read(name, run->report.total, totals,
+				run->opts->chars ? &chars : NULL);
 
 	gh_msg_capture(NULL, 0);
 	gh_msg_print(messages);
 	if (ret)
 		gh_report_failed(&run->report, name, messages);
 	else
-		gh_report_input(&run->report, name, totals);
+		ret = gh_report_input(&run->report, name, totals, &chars);
+	gpuhist_chars_free(&chars);
 	return ret;
 }
 

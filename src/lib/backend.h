@@ -8,7 +8,9 @@
  *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
  *			    c->backend, the backend that owns it);
  *			    submit(b, in, c, n)
- *		finish(b, in, totals)      -- its 256 exact totals; the id is free again
+ *		finish(b, in, totals, chars)   -- its 256 exact totals (its
+ *		                           code points added into chars); the id
+ *		                           is free again
  *
  * Up to max_inputs inputs may be open at once, each fed by its own threads;
  * acquire() and submit() may be called from many threads at once, and
@@ -36,6 +38,9 @@ struct gh_chunk {
 	unsigned char *data;       /* backend->chunk_bytes of room */
 	struct gh_backend *backend;    /* the backend that owns it */
 	int slot;                  /* that backend's own index */
+	/* Counting code points: the positions of data[0..len) the backend
+	 * counts, the bytes around them context (seams.c sets both). */
+	uint64_t from, to;
 };
 
 struct gh_backend;
@@ -46,7 +51,10 @@ struct gh_backend_ops {
 	struct gh_chunk *(*acquire)(struct gh_backend *b);
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);
-	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256]);
+	/* Counting code points (b->chars), totals are all zero and the
+	 * input's code points are added into chars. */
+	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256],
+		      struct gpuhist_chars *chars);
 	/* NULL, or brings detail up to date, first waiting (wait) for work
 	 * of its own in the background to end (auto: the GPU's start). */
 	void (*settle)(struct gh_backend *b, bool wait);
@@ -62,6 +70,8 @@ struct gh_backend {
 	const struct gh_backend_ops *ops;
 	uint64_t chunk_bytes;      /* room of each chunk it owns (auto hands
 				    * out the CPU's and the GPU's chunks) */
+	bool chars;                /* counts code points, not bytes: each
+				    * chunk's positions [from, to) */
 	uint64_t stream_bytes;     /* at most this much of one of its chunks
 				    * from a plain stream read in order (a
 				    * pipe); 0: all */

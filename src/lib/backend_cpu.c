@@ -10,16 +10,23 @@
  * a chunk, and no counter is ever shared while counting.  Several inputs
  * may be open at once (each with its own totals).  The ring holds two
  * chunks per worker plus one per reader.
+ *
+ * Counting code points, a chunk is decoded into a tally of the chunk's own
+ * (count_chars.c, made at its first use), which is then emptied into its
+ * input's code-point totals under the lock.
  */
 #include "config.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "chars.h"
 #include "count.h"
+#include "count_chars.h"
 
 #define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
 
@@ -27,13 +34,16 @@ struct cpu_chunk {
 	struct gh_chunk chunk;          /* what readers see */
 	uint64_t len;
 	int input;
+	struct gh_char_tally *tally;    /* code points: made when first used */
 };
 
 struct cpu_input {
 	int open;
 	int count_in_reader;            /* several readers count their own */
 	int busy;                       /* chunks queued or being counted */
+	int failed;                     /* out of memory counting it */
 	uint64_t totals[256];
+	struct gpuhist_chars chars;
 };
 
 struct cpu_backend {
@@ -57,11 +67,21 @@ static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
 {
 	uint64_t counts[256] = { 0 };
 	struct cpu_input *in = &cb->inputs[c->input];
+	bool chars = cb->base.chars;
 
-	gh_count_bytes(c->chunk.data, c->len, counts);
+	if (chars && !c->tally)
+		c->tally = gh_char_tally_new();
+	if (chars && c->tally)
+		gh_count_chars(c->tally, c->chunk.data, c->len, c->chunk.from,
+			       c->chunk.to);
+	else if (!chars)
+		gh_count_bytes(c->chunk.data, c->len, counts);
 	pthread_mutex_lock(&cb->lock);
-	for (int v = 0; v < 256; v++)
-		in->totals[v] += counts[v];
+	if (!chars)
+		for (int v = 0; v < 256; v++)
+			in->totals[v] += counts[v];
+	else if (!c->tally || gh_char_tally_flush(c->tally, &in->chars))
+		in->failed = 1;
 	in->busy -= was_queued;
 	cb->free_list[cb->n_free++] = c->chunk.slot;
 	pthread_cond_broadcast(&cb->counted);
@@ -100,6 +120,7 @@ static int cpu_begin(struct gh_backend *b, int readers)
 		if (!cb->inputs[i].open)
 			id = i;
 	if (id >= 0) {
+		gpuhist_chars_free(&cb->inputs[id].chars);
 		memset(&cb->inputs[id], 0, sizeof(cb->inputs[id]));
 		cb->inputs[id].open = 1;
 		cb->inputs[id].count_in_reader = readers > 1;
@@ -150,18 +171,26 @@ static int cpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	return 0;
 }
 
-static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
+static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
+		      struct gpuhist_chars *chars)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 	struct cpu_input *in = &cb->inputs[input];
+	int ret = 0;
 
 	pthread_mutex_lock(&cb->lock);
 	while (in->busy)
 		pthread_cond_wait(&cb->counted, &cb->lock);
 	memcpy(totals, in->totals, sizeof(in->totals));
+	if (b->chars && (in->failed || gh_chars_absorb(chars, &in->chars)))
+		ret = -1;
+	if (ret)
+		snprintf(b->error, sizeof(b->error),
+			 "out of memory for code-point totals");
+	gpuhist_chars_free(&in->chars);
 	in->open = 0;
 	pthread_mutex_unlock(&cb->lock);
-	return 0;
+	return ret;
 }
 
 static int cpu_destroy(struct gh_backend *b)
@@ -174,8 +203,12 @@ static int cpu_destroy(struct gh_backend *b)
 	pthread_mutex_unlock(&cb->lock);
 	for (int i = 0; i < cb->n_workers; i++)
 		pthread_join(cb->workers[i], NULL);
-	for (int i = 0; cb->slots && i < cb->n_slots; i++)
+	for (int i = 0; cb->slots && i < cb->n_slots; i++) {
 		free(cb->slots[i].chunk.data);
+		gh_char_tally_free(cb->slots[i].tally);
+	}
+	for (int i = 0; i < GH_INPUTS_MAX; i++)
+		gpuhist_chars_free(&cb->inputs[i].chars);
 	free(cb->slots);
 	free(cb->free_list);
 	free(cb->queue);
@@ -209,6 +242,7 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 	pthread_cond_init(&cb->counted, NULL);
 	cb->base.ops = &cpu_ops;
 	cb->base.name = "cpu";
+	cb->base.chars = opts->chars;
 	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_CPU_CHUNK_DEFAULT;
 

@@ -58,6 +58,8 @@ struct gpu_device {
 	cudaStream_t *streams;      /* n_streams of them */
 	cudaStream_t totals_stream; /* fetches and zeroes the totals */
 	unsigned long long *d_totals;   /* 256 for each input that may be open */
+	unsigned long long *d_chars;    /* counting code points:
+					 * GPUHIST_CHAR_BINS for each */
 };
 
 struct gpu_chunk {
@@ -195,9 +197,14 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		if (err != cudaSuccess) {
 			what = "cudaMemcpyAsync";
 		} else {
-			cudaError_t launch = gh_kernel_histogram(c->dev, len,
-				d->d_totals + 256 * input, d->max_blocks,
-				c->stream);
+			cudaError_t launch = b->chars
+				? gh_kernel_chars(c->dev, len, chunk->from,
+					chunk->to, d->d_chars +
+					(size_t)GPUHIST_CHAR_BINS * input,
+					d->sms, c->stream)
+				: gh_kernel_histogram(c->dev, len,
+					d->d_totals + 256 * input,
+					d->max_blocks, c->stream);
 
 			/* The event goes in even when the launch failed: the
 			 * copy is queued, and the chunk must not be refilled
@@ -243,16 +250,53 @@ static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
 	return 0;
 }
 
+/* Adds an input's code points on device d into chars, and zeroes them
+ * there; fetch_totals has waited for its kernels. */
+static int fetch_chars(struct gpu_backend *gb, struct gpu_device *d,
+		       int input, struct gpuhist_chars *chars)
+{
+	struct gh_backend *b = &gb->base;
+	size_t bytes = (size_t)GPUHIST_CHAR_BINS * sizeof(uint64_t);
+	unsigned long long *dc = d->d_chars + (size_t)GPUHIST_CHAR_BINS * input;
+	uint64_t *part = malloc(bytes);
+	cudaError_t err;
+	int ret = 0;
+
+	if (!part) {
+		snprintf(b->error, sizeof(b->error),
+			 "out of memory for code-point totals");
+		return -1;
+	}
+	if ((err = cudaMemcpyAsync(part, dc, bytes, cudaMemcpyDeviceToHost,
+				   d->totals_stream)) != cudaSuccess ||
+	    (err = cudaMemsetAsync(dc, 0, bytes, d->totals_stream)) !=
+	    cudaSuccess ||
+	    (err = cudaStreamSynchronize(d->totals_stream)) != cudaSuccess)
+		ret = cuda_failed(b, "fetching code points", err);
+	for (uint32_t bin = 0; !ret && bin < GPUHIST_CHAR_BINS; bin++)
+		if (part[bin] && gpuhist_chars_add(chars, bin, part[bin])) {
+			snprintf(b->error, sizeof(b->error),
+				 "out of memory for code-point totals");
+			ret = -1;
+		}
+	free(part);
+	return ret;
+}
+
 /* After any CUDA failure every later input fails too (gb->failed), so an
  * input slot left unzeroed by a failed fetch is never read again. */
-static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256])
+static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
+		      struct gpuhist_chars *chars)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 	int ret = 0;
 
 	memset(totals, 0, 256 * sizeof(uint64_t));
-	for (int i = 0; i < gb->n_devices && !ret; i++)
+	for (int i = 0; i < gb->n_devices && !ret; i++) {
 		ret = fetch_totals(gb, &gb->devices[i], input, totals);
+		if (!ret && b->chars)
+			ret = fetch_chars(gb, &gb->devices[i], input, chars);
+	}
 	pthread_mutex_lock(&gb->lock);
 	gb->input_open[input] = 0;
 	if (gb->failed)
@@ -289,6 +333,7 @@ static int gpu_destroy(struct gh_backend *b)
 		if (d->totals_stream)
 			cudaStreamDestroy(d->totals_stream);
 		cudaFree(d->d_totals);
+		cudaFree(d->d_chars);
 		free(d->streams);
 	}
 	free(gb->devices);
@@ -304,6 +349,8 @@ static int gpu_destroy(struct gh_backend *b)
 static int device_setup(struct gpu_backend *gb, struct gpu_device *d,
 			char *why, size_t why_len)
 {
+	size_t chars_bytes = gb->base.chars ? (size_t)GH_INPUTS_MAX *
+			     GPUHIST_CHAR_BINS * sizeof(uint64_t) : 0;
 	struct cudaDeviceProp prop;
 	size_t totals_bytes = GH_INPUTS_MAX * 256 * sizeof(uint64_t);
 	int per_sm = 0;
@@ -330,6 +377,16 @@ static int device_setup(struct gpu_backend *gb, struct gpu_device *d,
 	    (err = cudaMemsetAsync(d->d_totals, 0, totals_bytes,
 				   d->totals_stream)) ||
 	    (err = cudaStreamSynchronize(d->totals_stream))) {
+		snprintf(why, why_len, "device %d: %s", d->id,
+			 cudaGetErrorString(err));
+		return -1;
+	}
+	if (chars_bytes &&
+	    ((err = gh_kernel_chars_setup()) ||
+	     (err = cudaMalloc((void **)&d->d_chars, chars_bytes)) ||
+	     (err = cudaMemsetAsync(d->d_chars, 0, chars_bytes,
+				    d->totals_stream)) ||
+	     (err = cudaStreamSynchronize(d->totals_stream)))) {
 		snprintf(why, why_len, "device %d: %s", d->id,
 			 cudaGetErrorString(err));
 		return -1;
@@ -464,6 +521,7 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 	pthread_cond_init(&gb->chunk_free, NULL);
 	gb->base.ops = &gpu_ops;
 	gb->base.name = "gpu";
+	gb->base.chars = opts->chars;
 	gb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_GPU_CHUNK_DEFAULT;
 	/* A pipe is copied out 256 KiB at a time (bench/NOTES.md: 1.85 s

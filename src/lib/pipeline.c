@@ -45,6 +45,7 @@
 #include "zstd_parallel.h"
 #include "notes.h"
 #include "pipeline.h"
+#include "seams.h"
 #include "source.h"
 
 /* Room for what is said of one input: a few lines, each of which may
@@ -69,6 +70,8 @@ struct job {
 	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
+	struct gpuhist_chars chars;         /* its code points (opts->chars) */
+	struct gh_seams *seams;             /* joins its chunks' edges, then */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 };
@@ -168,7 +171,8 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, NULL, err);
 			break;
 		}
-		if (b->ops->submit(b, rd->input, c, (uint64_t)got)) {
+		if (gh_seams_submit(rd->job->seams, b, rd->input, c,
+				    (uint64_t)got, 0, offset, false)) {
 			readers_fail(rd, b->error, 0);
 			break;
 		}
@@ -232,6 +236,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 	struct gh_backend *b = run->backend;
 	const char *format;
 	bool plain = !gh_source_decoder(src, &format);
+	uint64_t at = 0;                    /* where the next chunk begins */
 
 	for (;;) {
 		struct gh_chunk *c = b->ops->acquire(b);
@@ -248,12 +253,14 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
 		got = gh_source_fill(src, c->data, want);
-		if (b->ops->submit(b, input, c, got > 0 ? (uint64_t)got : 0)) {
+		if (gh_seams_submit(job->seams, b, input, c,
+				    got > 0 ? (uint64_t)got : 0, 0, at, false)) {
 			gh_note(&job->notes, "%s: %s", job->name, b->error);
 			return -1;
 		}
 		if (got <= 0)
 			return got < 0 ? -1 : 0;    /* the source noted why */
+		at += (uint64_t)got;
 		add_bytes(run, job, (uint64_t)got, gh_source_consumed(src));
 	}
 }
@@ -303,11 +310,14 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
 
-	if (b->ops->finish(b, *input, discard)) {
+	if (job->seams)
+		gh_seams_reset(job->seams);
+	if (b->ops->finish(b, *input, discard, &job->chars)) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		*input = -1;
 		return -1;
 	}
+	gpuhist_chars_free(&job->chars);
 	*input = b->ops->begin(b, 1);
 	if (*input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
@@ -441,6 +451,30 @@ static struct gh_source *open_source(const struct gpuhist_input *input,
 	return gh_source_open(input->name, raw, threads, notes);
 }
 
+/*
+ * The bytes just before a byte range of a file (before) or just after it,
+ * as context for its first and last characters: what a file split among
+ * processes needs so that a sequence across a split counts once.  After
+ * the range, it also ends the seams: 0, or -1 when out of memory.
+ */
+static int range_context(struct gh_source *src, struct job *job, bool before)
+{
+	const struct gpuhist_input *what = job->input;
+	unsigned char ctx[3];
+	uint64_t at = before ? (what->offset < 3 ? 0 : what->offset - 3)
+		      : what->offset + what->length;
+	int64_t got = before ? (int64_t)(what->offset - at) : 3;
+
+	if (got > 0)
+		got = gh_source_pread(src, ctx, (uint64_t)got, at);
+	if (got < 0)
+		got = 0;        /* unreadable context: as if the file ended */
+	if (!before)
+		return gh_seams_end(job->seams, ctx, (int)got);
+	gh_seams_before(job->seams, ctx, (int)got);
+	return 0;
+}
+
 /* Counts one input into job->totals; -1 (reason noted) on failure. */
 static int count_one(struct inputs *in, struct job *job)
 {
@@ -489,6 +523,22 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (zstd_file)
 		readers = in->readers_each;
+	if (run->opts->chars) {
+		/* Code points: the parallel decoders' chunks mix pieces of
+		 * the input (not yet cut for seams.c): decoded in order. */
+		gzip_threads = 0;
+		zstd_file = false;
+		if (!gh_source_can_pread(src))
+			readers = 1;
+		job->seams = gh_seams_new(&job->chars);
+		if (!job->seams) {
+			gh_note(&job->notes, "%s: out of memory", job->name);
+			gh_source_close(src);
+			return -1;
+		}
+		if (ranged(job->input))
+			range_context(src, job, true);
+	}
 	input = b->ops->begin(b, readers);
 	if (input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
@@ -503,11 +553,25 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = count_parallel(run, src, job, input, readers);
 	else
 		ret = count_sequential(run, src, job, input);
+	if (job->seams && !ret &&
+	    (ranged(job->input) ? range_context(src, job, false)
+				: gh_seams_end(job->seams, NULL, 0)))
+		ret = -1;
+	if (ret == -1 && job->seams && !*job->messages)
+		gh_note(&job->notes, "%s: out of memory", job->name);
 	/* Always collect, so a failed input's counts never reach the next. */
-	if (input >= 0 && b->ops->finish(b, input, job->totals) && !ret) {
+	if (input >= 0 && b->ops->finish(b, input, job->totals, &job->chars) &&
+	    !ret) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		ret = -1;
 	}
+	if (!ret && job->seams && gpuhist_chars_bytes(&job->chars, job->totals)) {
+		gh_note(&job->notes, "%s: more bytes than 64 bits count",
+			job->name);
+		ret = -1;
+	}
+	gh_seams_free(job->seams);
+	job->seams = NULL;
 	if (gh_source_close(src))
 		ret = -1;
 	return ret;
@@ -672,6 +736,8 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 			.status = job->state == JOB_DONE ? GPUHIST_OK
 							 : GPUHIST_ERR_INPUT,
 			.totals = job->state == JOB_DONE ? job->totals : NULL,
+			.chars = job->state == JOB_DONE && run->opts->chars
+				 ? &job->chars : NULL,
 			.messages = job->messages,
 		};
 
@@ -682,6 +748,7 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 			failed++;
 		pthread_mutex_lock(&in.lock);
 		job->index = -1;
+		gpuhist_chars_free(&job->chars);
 		gh_notes_init(&job->notes, job->messages,
 			      sizeof(job->messages));
 		in.reported++;
@@ -692,6 +759,8 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&in.lock);
 	pthread_cond_destroy(&in.changed);
+	for (int i = 0; i < in.window; i++)
+		gpuhist_chars_free(&in.jobs[i].chars);
 	free(in.jobs);
 	return failed;
 }

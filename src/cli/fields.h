@@ -1,0 +1,20 @@
+/* fields.h - the pieces of every format: bars, tsv, csv and json fields */
+#ifndef GH_FIELDS_H
+#define GH_FIELDS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* count's share of the bar's 40 columns, rounded; max draws them all. */
+int gh_bar_length(uint64_t count, uint64_t max);
+
+/* A name inside a tsv field: tabs, newlines and backslashes escaped. */
+void gh_put_tsv(FILE *out, const char *s);
+
+/* A csv field, quoted as RFC 4180 says when it must be. */
+void gh_put_csv(FILE *out, const char *s);
+
+/* A JSON string; bytes that are not valid UTF-8 become U+FFFD. */
+void gh_put_json_string(FILE *out, const char *s);
+
+#endif

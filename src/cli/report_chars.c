@@ -1,0 +1,216 @@
+/* report_chars.c - printing the -m view's blocks, in every format
+ *
+ * Rows come from charview.c, sorted as --sort says (most frequent first,
+ * ties in code-point order, for a table unless --sort=bin) and cut at
+ * --top with an "other" row.  json carries, besides the rows, the 256
+ * byte totals and every code point's exact total in "chars", so that
+ * --merge -m adds results exactly whatever -i or -c showed.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "charview.h"
+#include "fields.h"
+#include "report_chars.h"
+
+static int by_count(const void *a, const void *b)
+{
+	const struct gh_char_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->bin < y->bin ? -1 : x->bin > y->bin;
+}
+
+/* Sorts and cuts rows[0..*n) as rep says; other gets what --top left out,
+ * *has_other whether there is such a row. */
+static void arrange(const struct gh_report *rep, struct gh_char_row *rows,
+		    size_t *n, uint64_t *other, int *has_other)
+{
+	if (rep->sort == GH_SORT_COUNT)
+		qsort(rows, *n, sizeof(*rows), by_count);
+	*other = 0;
+	*has_other = rep->top && (size_t)rep->top < *n;
+	if (!*has_other)
+		return;
+	for (size_t i = (size_t)rep->top; i < *n; i++)
+		*other += rows[i].count;
+	*n = (size_t)rep->top;
+}
+
+static uint64_t sum256(const uint64_t totals[256])
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < 256; c++)
+		n += totals[c];
+	return n;
+}
+
+static void print_table(struct gh_report *rep, const char *name,
+			const uint64_t totals[256],
+			const struct gpuhist_chars *chars,
+			const struct gh_char_row *rows, size_t n,
+			uint64_t other, int has_other, uint64_t counted,
+			int with_header)
+{
+	char label[64], digits[32];
+	int label_width = 3, count_width = 5, w;
+	uint64_t max = has_other ? other : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		gh_charview_label(rep->opts, rows[i].bin, label, sizeof(label),
+				  &w);
+		if (w > label_width)
+			label_width = w;
+		w = snprintf(digits, sizeof(digits), "%" PRIu64, rows[i].count);
+		if (w > count_width)
+			count_width = w;
+		if (rows[i].count > max)
+			max = rows[i].count;
+	}
+	if (has_other) {
+		w = snprintf(digits, sizeof(digits), "%" PRIu64, other);
+		if (w > count_width)
+			count_width = w;
+		if (label_width < 5)
+			label_width = 5;
+	}
+	if (rep->n_printed)
+		fputc('\n', rep->out);
+	if (with_header)
+		fprintf(rep->out, "==> %s <==\n", name);
+	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
+		"count", "share");
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t count = i < n ? rows[i].count : other;
+		int bar;
+
+		if (i == n && !has_other)
+			break;
+		if (i < n)
+			gh_charview_label(rep->opts, rows[i].bin, label,
+					  sizeof(label), &w);
+		else
+			w = snprintf(label, sizeof(label), "other");
+		/* Padded by the columns the label takes, not its bytes. */
+		fprintf(rep->out, "%s%*s  %*" PRIu64 "  %6.2f%%", label,
+			label_width - w, "", count_width, count,
+			counted ? 100.0 * (double)count / (double)counted : 0.0);
+		bar = gh_bar_length(count, max);
+		if (count && !bar)
+			bar = 1;
+		if (bar)
+			fputs("  ", rep->out);
+		for (int j = 0; j < bar; j++)
+			fputc('#', rep->out);
+		fputc('\n', rep->out);
+	}
+	fprintf(rep->out, "bytes read     %" PRIu64 "\n", sum256(totals));
+	fprintf(rep->out, "chars counted  %" PRIu64 "\n", counted);
+	fprintf(rep->out, "entropy        %.6f bits per character\n",
+		gh_charview_entropy(chars));
+}
+
+static void print_rows(struct gh_report *rep, const char *name,
+		       const struct gh_char_row *rows, size_t n,
+		       uint64_t other, int has_other)
+{
+	char sep = rep->format == GH_FMT_CSV ? ',' : '\t', bin[32];
+
+	for (size_t i = 0; i < n + (size_t)has_other; i++) {
+		if (rep->format == GH_FMT_CSV)
+			gh_put_csv(rep->out, name);
+		else
+			gh_put_tsv(rep->out, name);
+		if (i < n)
+			gh_charview_name(rep->opts, rows[i].bin, bin,
+					 sizeof(bin));
+		else
+			snprintf(bin, sizeof(bin), "other");
+		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep, bin, sep,
+			i < n ? rows[i].count : other);
+	}
+}
+
+static void print_json(struct gh_report *rep, const char *name,
+		       const uint64_t totals[256],
+		       const struct gpuhist_chars *chars,
+		       const struct gh_char_row *rows, size_t n,
+		       uint64_t other, int has_other, uint64_t counted)
+{
+	struct gh_options raw = *rep->opts;
+	FILE *out = rep->out;
+	char bin[32];
+	int first = 1;
+
+	fputs("{\"name\": ", out);
+	gh_put_json_string(out, name);
+	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"counted\": %" PRIu64
+		", \"entropy\": %.6f,\n   \"bins\": [", sum256(totals), counted,
+		gh_charview_entropy(chars));
+	for (size_t i = 0; i < n + (size_t)has_other; i++) {
+		if (i < n)
+			gh_charview_name(rep->opts, rows[i].bin, bin,
+					 sizeof(bin));
+		else
+			snprintf(bin, sizeof(bin), "other");
+		fprintf(out, "%s{\"bin\": \"%s\", \"count\": %" PRIu64 "}",
+			i ? ", " : "", bin, i < n ? rows[i].count : other);
+	}
+	fputs("],\n   \"histogram\": [", out);
+	for (int c = 0; c < 256; c++)
+		fprintf(out, c ? ", %" PRIu64 : "%" PRIu64, totals[c]);
+	fputs("],\n   \"chars\": {", out);
+	/* Every code point as counted, whatever the view folds. */
+	raw.view = GH_VIEW_BYTES;
+	for (uint32_t p = 0; p < GPUHIST_CHAR_PAGES; p++) {
+		if (!chars->page[p])
+			continue;
+		for (uint32_t i = 0; i < GPUHIST_CHAR_PAGE; i++) {
+			uint32_t b = p * GPUHIST_CHAR_PAGE + i;
+
+			if (b >= GPUHIST_CHAR_BINS || !chars->page[p][i])
+				continue;
+			gh_charview_name(&raw, b, bin, sizeof(bin));
+			fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ",
+				bin, chars->page[p][i]);
+			first = 0;
+		}
+	}
+	fputs("}}", out);
+}
+
+int gh_report_chars(struct gh_report *rep, const char *name,
+		    const uint64_t totals[256],
+		    const struct gpuhist_chars *chars, int with_header)
+{
+	uint64_t counted, other;
+	int has_other;
+	size_t n;
+	struct gh_char_row *rows = gh_charview_rows(rep->opts, chars, &n,
+						    &counted);
+
+	if (!rows)
+		return -1;
+	arrange(rep, rows, &n, &other, &has_other);
+	switch (rep->format) {
+	case GH_FMT_TABLE:
+		print_table(rep, name, totals, chars, rows, n, other,
+			    has_other, counted, with_header);
+		break;
+	case GH_FMT_TSV:
+	case GH_FMT_CSV:
+		print_rows(rep, name, rows, n, other, has_other);
+		break;
+	case GH_FMT_JSON:
+		print_json(rep, name, totals, chars, rows, n, other,
+			   has_other, counted);
+		break;
+	}
+	free(rows);
+	return 0;
+}

@@ -1,0 +1,16 @@
+/* report_chars.h - printing the -m view's blocks, in every format */
+#ifndef GH_REPORT_CHARS_H
+#define GH_REPORT_CHARS_H
+
+#include <stdint.h>
+
+#include "gpuhist.h"
+#include "report.h"
+
+/* One block of an input (or the total) in rep's format; 0, or -1 when out
+ * of memory (nothing printed).  with_header: the table names the input. */
+int gh_report_chars(struct gh_report *rep, const char *name,
+		    const uint64_t totals[256],
+		    const struct gpuhist_chars *chars, int with_header);
+
+#endif

@@ -1,0 +1,11 @@
+/* chars.h - code-point totals: what the library adds besides gpuhist.h's */
+#ifndef GH_CHARS_H
+#define GH_CHARS_H
+
+#include "gpuhist.h"
+
+/* Adds from into to, taking from's pages where to has none, and leaves
+ * from empty: GPUHIST_OK, or what gpuhist_chars_add returned. */
+int gh_chars_absorb(struct gpuhist_chars *to, struct gpuhist_chars *from);
+
+#endif
