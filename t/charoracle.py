@@ -8,15 +8,17 @@ the invalid byte 0x80..0xff.  Prints what `gpuhist -m -f tsv --sort=bin`
 prints (input, bin, count; the total rows last when there are several).
 -i folds by CaseFolding.txt's C and S lines, -c counts by the general
 category of UnicodeData.txt (both from Debian's unicode-data package, read
-here directly, never through libutf8proc).
+here directly, never through libutf8proc; UCD_DIR names another folder
+of them).
 
     charoracle.py [-i | -c] FILE...
 """
 import collections
 import gzip
+import os
 import sys
 
-UCD = "/usr/share/unicode/"
+UCD = os.environ.get("UCD_DIR", "/usr/share/unicode") + "/"
 CATEGORIES = ["letter", "mark", "number", "punctuation", "symbol",
               "separator", "other", "invalid"]
 MAJOR = {"L": "letter", "M": "mark", "N": "number", "P": "punctuation",
