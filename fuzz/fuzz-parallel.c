@@ -64,7 +64,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 		disagree("reference: libzstd failed to start");
 	if (input < 0)
 		disagree(b->error);
-	res = gh_zstd_parallel(b, input, fd, 0, len, threads, NULL, NULL,
+	res = gh_zstd_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
 			       &frames);
 	if (b->ops->finish(b, input, got, NULL))
 		disagree(b->error);
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	input = b->ops->begin(b, threads);
 	if (input < 0)
 		disagree(b->error);
-	res = gh_gzip_parallel(b, input, fd, 0, len, threads, NULL, NULL,
+	res = gh_gzip_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
 			       &stats);
 	if (b->ops->finish(b, input, got, NULL))
 		disagree(b->error);

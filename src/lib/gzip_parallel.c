@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@
 #include "crc32.h"
 #include "deflate_marked.h"
 #include "gzip_parallel.h"
+#include "seams.h"
 
 /* Compressed bytes a task starts from: eight regions a thread, within
  * [REGION_MIN, REGION_BYTES] (GPUHIST_GZIP_REGION sets another, for tests).
@@ -88,6 +90,7 @@ struct par {
 	struct gh_gzip_stats *stats;
 	uint64_t region;                /* compressed bytes a task */
 	struct gh_backend *b;
+	struct gh_seams *seams;         /* code points: each task a piece */
 	int input, fd;
 	uint64_t start, size;
 	gh_gzip_progress_fn progress;
@@ -118,6 +121,8 @@ struct worker {
 	uint64_t out_cap;               /* symbols out[] holds (plus slack) */
 	struct gh_chunk *chunk;         /* being filled, or NULL */
 	uint64_t chunk_fill;
+	uint64_t task;                  /* the task it decodes */
+	uint64_t task_out;              /* its bytes submitted so far */
 	uint64_t bytes;                 /* decoded bytes not yet reported */
 	unsigned char kept[GH_WINDOW];  /* the window kept at a flush */
 	unsigned char map[GH_DM_MAP_BYTES];     /* symbol -> byte (resolve) */
@@ -184,8 +189,10 @@ static int submit_chunk(struct worker *w)
 	if (!c)
 		return 0;
 	w->chunk = NULL;
-	if (p->b->ops->submit(p->b, p->input, c, w->chunk_fill))
+	if (gh_seams_submit(p->seams, p->b, p->input, c, w->chunk_fill,
+			    w->task, w->task_out, false))
 		return -1;
+	w->task_out += w->chunk_fill;
 	w->bytes += w->chunk_fill;
 	return 0;
 }
@@ -472,6 +479,8 @@ static int run_task(struct worker *w, uint64_t i)
 	int ret;
 
 	input_at(w, region);
+	w->task = i;
+	w->task_out = 0;
 	if (i > 0) {
 		/* Guess only while the previous region has not ended: once it
 		 * has, its end and window are known (always, with one thread). */
@@ -536,7 +545,15 @@ confirmed:
 	if (ret)
 		goto flush_failed;
 done:
+	/* A chunk never holds two tasks' bytes: for seams.c, a task is one
+	 * piece of the input. */
 	if (submit_chunk(w)) {
+		fail(p, true);
+		return -1;
+	}
+	if (p->seams && gh_seams_end_piece(p->seams, i, w->task_out)) {
+		snprintf(p->b->error, sizeof(p->b->error),
+			 "out of memory for the edges of chunks");
 		fail(p, true);
 		return -1;
 	}
@@ -628,12 +645,14 @@ static void *work(void *arg)
 }
 
 enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
+					      struct gh_seams *seams,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
 					      void *ctx, struct gh_gzip_stats *stats)
 {
-	struct par p = { .b = b, .input = input, .fd = fd, .start = start,
+	struct par p = { .b = b, .input = input, .seams = seams, .fd = fd,
+			 .start = start,
 			 .size = size, .progress = progress, .ctx = ctx,
 			 .stats = stats,
 			 .region = gh_gzip_region(size, threads) };

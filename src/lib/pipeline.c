@@ -370,7 +370,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
 	gh_source_gzip_file(src, &fd, &start, &size);
-	switch (gh_gzip_parallel(b, *input, fd, start, size, threads,
+	switch (gh_gzip_parallel(b, *input, job->seams, fd, start, size, threads,
 				 gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
 		note_decoding(run, "gzip", "gpuhist's parallel decoder");
@@ -407,7 +407,7 @@ static int count_zstd(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&meter.added, 0);
 	gh_source_zstd_file(src, &fd, &start, &size);
-	switch (gh_zstd_parallel(b, *input, fd, start, size, threads,
+	switch (gh_zstd_parallel(b, *input, job->seams, fd, start, size, threads,
 				 gzip_progress, &meter, &frames)) {
 	case GH_ZSTDP_DONE:
 		note_decoding(run, "zstd", "libzstd, frames in parallel");
@@ -524,12 +524,6 @@ static int count_one(struct inputs *in, struct job *job)
 	if (zstd_file)
 		readers = in->readers_each;
 	if (run->opts->chars) {
-		/* Code points: the parallel decoders' chunks mix pieces of
-		 * the input (not yet cut for seams.c): decoded in order. */
-		gzip_threads = 0;
-		zstd_file = false;
-		if (!gh_source_can_pread(src))
-			readers = 1;
 		job->seams = gh_seams_new(&job->chars);
 		if (!job->seams) {
 			gh_note(&job->notes, "%s: out of memory", job->name);

@@ -215,6 +215,19 @@ int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 	return ret;
 }
 
+int gh_seams_end_piece(struct gh_seams *s, uint64_t major, uint64_t start)
+{
+	struct record mark = { .major = major, .start = start, .next = start,
+			       .last = true };
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (arrive(s, &mark))
+		ret = s->failed = -1;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
 int gh_seams_end(struct gh_seams *s, const unsigned char *after, int n)
 {
 	int ret;

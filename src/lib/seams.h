@@ -45,6 +45,10 @@ void gh_seams_before(struct gh_seams *s, const unsigned char *bytes, int n);
 int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 		 uint64_t major, uint64_t start, bool last);
 
+/* Piece major ends after `start` of its bytes (its last chunk was cut
+ * without `last`, or it had none).  0, or -1 when out of memory. */
+int gh_seams_end_piece(struct gh_seams *s, uint64_t major, uint64_t start);
+
 /* Counts every edge left, the input ending after `after` (bytes just past
  * a byte range, context only; n may be 0).  0, or -1 when out of memory. */
 int gh_seams_end(struct gh_seams *s, const unsigned char *after, int n);

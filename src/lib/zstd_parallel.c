@@ -36,6 +36,7 @@
 struct zp {
 	struct gh_backend *b;
 	int input;
+	struct gh_seams *seams;     /* code points: each frame a piece */
 	int fd;
 	uint64_t end;               /* where the frames end in the file */
 	gh_gzip_progress_fn progress;
@@ -130,7 +131,8 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end)
 
 /* The next frame to decode: 1 with [*at, *at + *len), 0 when none is
  * left, -1 when the next one does not parse. */
-static int next_frame(struct zp *p, uint64_t *at, uint64_t *len)
+static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
+		      uint64_t *index)
 {
 	int ret = 0;
 
@@ -143,6 +145,7 @@ static int next_frame(struct zp *p, uint64_t *at, uint64_t *len)
 		} else {
 			*at = p->cursor;
 			*len = n;
+			*index = p->frames;
 			p->cursor += n;
 			p->frames++;
 			ret = 1;
@@ -159,7 +162,28 @@ struct zp_thread {
 	unsigned char *in;
 	struct gh_chunk *c;
 	size_t fill;
+	uint64_t frame;             /* the frame it decodes */
+	uint64_t frame_out;         /* its bytes submitted so far */
 };
+
+/* Submits the thread's chunk (fill bytes, or none when bad); false when
+ * the backend failed. */
+static bool submit_chunk(struct zp_thread *t, bool bad)
+{
+	struct zp *p = t->p;
+	struct gh_chunk *c = t->c;
+
+	if (!c)
+		return true;
+	t->c = NULL;
+	if (gh_seams_submit(bad ? NULL : p->seams, p->b, p->input, c,
+			    bad ? 0 : t->fill, t->frame, t->frame_out, false)) {
+		atomic_store(&p->backend_failed, 1);
+		return false;
+	}
+	t->frame_out += t->fill;
+	return true;
+}
 
 /* Decodes the frame [at, at + len) into chunks; false when it cannot
  * (the reason in p->bad or p->backend_failed). */
@@ -205,15 +229,9 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 				atomic_store(&p->bad, 1);
 				return false;
 			}
-			if (t->fill == t->c->backend->chunk_bytes) {
-				struct gh_chunk *full = t->c;
-
-				t->c = NULL;
-				if (b->ops->submit(b, p->input, full, t->fill)) {
-					atomic_store(&p->backend_failed, 1);
-					return false;
-				}
-			}
+			if (t->fill == t->c->backend->chunk_bytes &&
+			    !submit_chunk(t, false))
+				return false;
 			if (!ret) {             /* the frame ended: there */
 				if (in.pos != in.size || done != len) {
 					atomic_store(&p->bad, 1);
@@ -234,8 +252,7 @@ static void *decode_frames(void *arg)
 {
 	struct zp_thread t = { .p = arg };
 	struct zp *p = t.p;
-	struct gh_backend *b = p->b;
-	uint64_t at, len;
+	uint64_t at, len, index;
 	int got = 0;
 
 	t.d = gh_zstd_dctx_new();
@@ -245,19 +262,27 @@ static void *decode_frames(void *arg)
 		goto out;
 	}
 	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
-	       (got = next_frame(p, &at, &len)) > 0) {
+	       (got = next_frame(p, &at, &len, &index)) > 0) {
 		uint64_t decoded = 0;
 
+		t.frame = index;
+		t.frame_out = 0;
 		if (!decode_frame(&t, at, len, &decoded))
 			break;
+		/* Code points: a chunk holds one frame's bytes, a piece of
+		 * the input for seams.c. */
+		if (p->seams && (!submit_chunk(&t, false) ||
+				 gh_seams_end_piece(p->seams, index,
+						    t.frame_out))) {
+			atomic_store(&p->backend_failed, 1);
+			break;
+		}
 		if (p->progress)
 			p->progress(p->ctx, decoded, at + len);
 	}
 	if (got < 0)
 		atomic_store(&p->bad, 1);
-	if (t.c && b->ops->submit(b, p->input, t.c,
-				  atomic_load(&p->bad) ? 0 : t.fill))
-		atomic_store(&p->backend_failed, 1);
+	submit_chunk(&t, atomic_load(&p->bad));
 out:
 	ZSTD_freeDCtx(t.d);
 	free(t.in);
@@ -265,12 +290,13 @@ out:
 }
 
 enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
+					      struct gh_seams *seams,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
 					      void *ctx, uint64_t *frames)
 {
-	struct zp p = { .b = b, .input = input, .fd = fd,
+	struct zp p = { .b = b, .input = input, .seams = seams, .fd = fd,
 			.end = start + size, .progress = progress, .ctx = ctx,
 			.cursor = start };
 	pthread_t tids[GH_READERS_MAX];
@@ -303,6 +329,7 @@ enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
 }
 #else
 enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
+					      struct gh_seams *seams,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
