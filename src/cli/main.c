@@ -137,6 +137,12 @@ int main(int argc, char **argv)
 				gh_msg("--files0-from is not supported under mpirun; give the names as operands");
 			return 2;
 		}
+		if (opts.chars) {
+			/* The ranks reduce 256 byte totals, not code points. */
+			if (!quiet)
+				gh_msg("-m is not supported under mpirun; count with -f json on each host and add the results up with --merge -m");
+			return 2;
+		}
 		return gh_mpi_main(&opts);
 	}
 	return gh_run(&opts);
