@@ -336,6 +336,81 @@ static void errors(void)
 	ok(gpuhist_free(NULL) == 0, "gpuhist_free(NULL) does nothing");
 }
 
+/* Keeps a code-point result: its total of U+00E9, of the invalid byte
+ * 0xc3, of all bins, and whether its bytes are the totals'. */
+struct chars_seen {
+	int status;
+	uint64_t e_acute, invalid_c3, all;
+	int bytes_match;
+};
+
+static void keep_chars(void *ctx, const struct gpuhist_result *r)
+{
+	struct chars_seen *s = ctx;
+	uint64_t bytes[256];
+
+	s->status = r->status;
+	if (!r->chars)
+		return;
+	s->e_acute = gpuhist_chars_get(r->chars, 0xe9);
+	s->invalid_c3 = gpuhist_chars_get(r->chars,
+					  GPUHIST_CHAR_INVALID + 0xc3 - 0x80);
+	for (uint32_t b = 0; b < GPUHIST_CHAR_BINS; b++)
+		s->all += gpuhist_chars_get(r->chars, b);
+	s->bytes_match = !gpuhist_chars_bytes(r->chars, bytes) &&
+			 same(bytes, r->totals);
+}
+
+/* The chars option on each backend (the GPU's where there is one), and
+ * the functions on code-point totals. */
+static void chars(enum gpuhist_backend backend, const char *what)
+{
+	/* "é" three times, split by chunks of 5 bytes; a lone 0xc3 at the
+	 * end; 8 characters in 11 bytes. */
+	static const char data[] = "a\xc3\xa9" "b\xc3\xa9" "c\xc3\xa9" "d\xc3";
+	struct gpuhist_input in = { .type = GPUHIST_INPUT_MEMORY,
+				    .name = "utf-8", .data = data,
+				    .size = sizeof(data) - 1 };
+	struct gpuhist_options opts;
+	struct chars_seen seen = { .status = -1 };
+	struct gpuhist_chars a, b;
+	gpuhist_counter *c;
+	char why[256];
+
+	gpuhist_options_init(&opts);
+	opts.backend = backend;
+	opts.chars = 1;
+	opts.chunk_bytes = 5;
+	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK) {
+		ok(0, "%s: a counter of code points opens: %s", what, why);
+		return;
+	}
+	gpuhist_count(c, &in, 1, keep_chars, &seen);
+	ok(seen.status == GPUHIST_OK && seen.e_acute == 3 &&
+	   seen.invalid_c3 == 1 && seen.all == 8 && seen.bytes_match,
+	   "%s: code points across 5-byte chunks: U+00E9 x3, 0xc3 x1, 8 in "
+	   "all, the bytes they came from", what);
+	gpuhist_free(c);
+	if (backend != GPUHIST_BACKEND_CPU)
+		return;
+	gpuhist_chars_init(&a);
+	gpuhist_chars_init(&b);
+	ok(gpuhist_chars_add(&a, 0x10ffff, UINT64_MAX) == GPUHIST_OK &&
+	   gpuhist_chars_add(&a, 0x10ffff, 1) == GPUHIST_ERR_ARGUMENT &&
+	   gpuhist_chars_add(&a, GPUHIST_CHAR_BINS, 1) == GPUHIST_ERR_ARGUMENT &&
+	   gpuhist_chars_get(&a, 0x10ffff) == UINT64_MAX,
+	   "gpuhist_chars_add: refuses to wrap and bins past the last");
+	gpuhist_chars_add(&b, 'x', 2);
+	gpuhist_chars_add(&b, 0x10ffff, 0);
+	ok(gpuhist_chars_merge(&b, &a) == GPUHIST_OK &&
+	   gpuhist_chars_get(&b, 'x') == 2 &&
+	   gpuhist_chars_get(&b, 0x10ffff) == UINT64_MAX &&
+	   gpuhist_chars_merge(&b, &a) == GPUHIST_ERR_ARGUMENT,
+	   "gpuhist_chars_merge: adds, and refuses to wrap");
+	gpuhist_chars_free(&a);
+	gpuhist_chars_free(&b);
+}
+
 static void probes(void)
 {
 	uint64_t size;
@@ -408,7 +483,7 @@ int main(int argc, char **argv)
 	gz = slurp(gz_path, &gz_len);
 	count_simply(text, text_len, want);
 
-	printf("1..58\n");
+	printf("1..62\n");
 	ok(!strcmp(gpuhist_version(), GPUHIST_VERSION_STRING),
 	   "the library's version is the header's: %s", gpuhist_version());
 
@@ -428,6 +503,7 @@ int main(int argc, char **argv)
 	several();
 	errors();
 	probes();
+	chars(GPUHIST_BACKEND_CPU, "cpu");
 	two_threads(GPUHIST_BACKEND_CPU, "cpu");
 
 	gpus = gpuhist_gpu_count(why, sizeof(why));
@@ -436,12 +512,13 @@ int main(int argc, char **argv)
 		inputs_on(c, "gpu");
 		gpuhist_free(c);
 		two_threads(GPUHIST_BACKEND_GPU, "gpu");
+		chars(GPUHIST_BACKEND_GPU, "gpu");
 		skip("the GPU backend's refusal", "a GPU is usable");
 	} else {
 		struct gpuhist_input in = { .type = GPUHIST_INPUT_PATH,
 					    .name = text_path };
 
-		for (int i = 0; i < 9; i++)
+		for (int i = 0; i < 10; i++)
 			skip("gpu: the inputs", "no CUDA device");
 		ok(c && gpuhist_start(c, &in, 1) == GPUHIST_ERR_BACKEND &&
 		   !strncmp(gpuhist_message(c), "GPU backend unusable: ", 22),

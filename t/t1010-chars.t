@@ -130,16 +130,25 @@ set -- $(ls /usr/share/doc/*/copyright /usr/share/i18n/locales/* \
 	 2>/dev/null | head -200)
 agrees "$# doc and locale files" "$@" -- "$@"
 
-# -i: Unicode's simple case folding; -c: general categories.
-agrees "-m -i: CaseFolding.txt's simple folding" -i mixed invalid -- \
-	-i mixed invalid
-agrees "-m -c: UnicodeData.txt's general categories" -c mixed invalid -- \
-	-c mixed invalid
-python3 -c 'import sys
+# -i: Unicode's simple case folding; -c: general categories (a build
+# without libutf8proc refuses both, as a usage error).
+if "$GPUHIST" -m -i /dev/null >/dev/null 2>&1; then
+	agrees "-m -i: CaseFolding.txt's simple folding" -i mixed invalid -- \
+		-i mixed invalid
+	agrees "-m -c: UnicodeData.txt's general categories" -c mixed \
+		invalid -- -c mixed invalid
+	python3 -c 'import sys
 sys.stdout.buffer.write("".join(chr(c) for c in range(0x110000)
 	if not 0xd800 <= c <= 0xdfff).encode())' >every
-agrees "-m -i on every code point" -i every -- -i every
-agrees "-m -c on every code point" -c every -- -c every
+	agrees "-m -i on every code point" -i every -- -i every
+	agrees "-m -c on every code point" -c every -- -c every
+else
+	run_gh -m -c /dev/null
+	is "without libutf8proc, -m -c is a usage error" "$rc" 2
+	like "... that says so" "$err" "built without libutf8proc"
+	skip "-m -i on every code point" "built without libutf8proc"
+	skip "-m -c on every code point" "built without libutf8proc"
+fi
 
 # The table: most frequent first, labels, the character where it shows.
 "$GPUHIST" -m mixed >table

@@ -35,6 +35,16 @@ bool gh_charview_unicode(void)
 #endif
 }
 
+void gh_charview_describe(char *out, size_t len)
+{
+#ifdef HAVE_UTF8PROC
+	snprintf(out, len, "-i and -c from libutf8proc %s (Unicode %s)",
+		 utf8proc_version(), utf8proc_unicode_version());
+#else
+	snprintf(out, len, "no -i or -c (built without libutf8proc)");
+#endif
+}
+
 #ifdef HAVE_UTF8PROC
 /* cp's full case folding into out[4]; how many code points. */
 static utf8proc_ssize_t full_fold(uint32_t cp, utf8proc_int32_t out[4])

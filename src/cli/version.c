@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "charview.h"
 #include "gpuhist.h"
 #include "version.h"
 
@@ -21,6 +22,8 @@ void gh_print_version(int verbose)
 		printf("GPU backend unusable: %s\n", why);
 	gpuhist_decoders(decoders, sizeof(decoders));
 	printf("decodes: %s\n", decoders);
+	gh_charview_describe(decoders, sizeof(decoders));
+	printf("code points (-m): %s\n", decoders);
 #ifdef HAVE_MPI
 	printf("mpirun mode: yes (built with MPI)\n");
 #else
