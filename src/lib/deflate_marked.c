@@ -553,6 +553,13 @@ stored_walk(struct gh_dm *dm, const bool write)
 			dm->stored_left--;
 			continue;
 		}
+		/* The rest straight from the input.  The bit buffer is empty
+		 * now, but a refill of eight bytes at once (the Huffman
+		 * decoder's) may have left the low bits of the byte at next
+		 * above its count: harmless while that byte is loaded next,
+		 * wrong once it is copied here instead, as the next refill
+		 * would add them to whatever byte it loads. */
+		dm->bitbuf = 0;
 		if (dm->next >= in->len) {
 			if (in->at_eof) {
 				dm->why = "unexpected end of file";
