@@ -8,8 +8,8 @@
 # labels, sorting, --top, json's chars and --merge -m
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
-[ -r /usr/share/unicode/CaseFolding.txt ] ||
-	skip_all "no /usr/share/unicode (Debian's unicode-data)"
+[ -r "${UCD_DIR:-/usr/share/unicode}/CaseFolding.txt" ] ||
+	skip_all "no ${UCD_DIR:-/usr/share/unicode} (Debian's unicode-data)"
 
 plan 40
 
