@@ -10,7 +10,7 @@
  *   - three-byte characters U+0800..U+FFFF (CJK, kana, Hangul, general
  *     punctuation): all 63,488 as 16-bit counters, two to a word.  A word
  *     never carries from one half into the other because the block empties
- *     them into global memory every ROUND_ITERS loops of the block, fewer
+ *     them into global memory every ROUND_STEPS loads of each thread, fewer
  *     bytes than 3 x 65,535, and only in a round where any came;
  *   - four-byte characters (emoji, rare): a global atomic each.
  * Each thread takes sixteen aligned bytes (LOADS of them in flight) and
@@ -34,11 +34,12 @@
 #define THREE_WORDS ((0x10000u - THREE_FIRST) / 2)
 /* Sixteen-byte loads a thread has in flight at once. */
 #define LOADS 4
-/* Loops of the block between emptyings of the three-byte counters: each
- * loop is LOADS x 16 bytes a thread, so a round holds at most 16 x LOADS x
- * CT x ROUND_ITERS / 3 three-byte characters, which must stay below
- * 65,536. */
-#define ROUND_ITERS 2
+/* Loads of each thread between emptyings of the three-byte counters.  A
+ * block's threads load 16 x threads contiguous bytes at a time, in which
+ * at most (16 x threads + 2) / 3 three-byte characters begin; a round must
+ * hold fewer than 65,536 (11 loads at 1024 threads; a round ends in a
+ * barrier, so the most that fit). */
+#define ROUND_STEPS(threads) ((int)(65535 / ((16ull * (threads) + 2) / 3)))
 /* A block's shared words: the rows, the copies, the three-byte counters. */
 #define SHARED_WORDS(threads, three) \
 	((threads) / 32 * BYTE_ROW + TWO_COPIES * TWO_BINS + \
@@ -290,7 +291,8 @@ chars_kernel(const unsigned char *__restrict__ data, uint64_t len,
 	     uint64_t from, uint64_t to, unsigned long long *__restrict__ totals)
 {
 	constexpr int CT = THREADS, WARPS = THREADS / 32;
-	static_assert(16ull * LOADS * THREADS * ROUND_ITERS / 3 < 65536,
+	static_assert(ROUND_STEPS(THREADS) >= 1 &&
+		      (16ull * THREADS + 2) / 3 * ROUND_STEPS(THREADS) < 65536,
 		      "16-bit counters");
 	static_assert(SHARED_WORDS(THREADS, THREE) * 4 <= 227 * 1024,
 		      "fits one block's shared memory");
@@ -332,7 +334,7 @@ chars_kernel(const unsigned char *__restrict__ data, uint64_t len,
 		if (i < last)
 			three_used |= count_vector<THREE>(bytes, two, three,
 				totals, data, len, from, to, i, v);
-		if (THREE && (n + 1) % (ROUND_ITERS * LOADS) == 0) {
+		if (THREE && (n + 1) % ROUND_STEPS(THREADS) == 0) {
 			/* Empties the three-byte counters where any came. */
 			if (__syncthreads_or(three_used)) {
 				flush_three<THREADS>(three, totals);

@@ -7,7 +7,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
 need_cmd python3
-plan 18
+plan 20
 
 cd "$TMP" || exit 1
 for shape in mixed cjk invalid random; do
@@ -76,3 +76,18 @@ same_file "auto, CPU and GPU together: the same" got want
 "$GPUHIST" --backend=gpu -m -i -f tsv --sort=bin big >got
 python3 "$T_SRCDIR/charoracle.py" -i big >want
 same_file "-m -i on the GPU: Python's simple case folding" got want
+
+# One three-byte character and nothing else: the most a block's 16-bit
+# counters can take between emptyings, in every round (a 64 MiB chunk
+# gives each block many rounds).
+python3 -c 'import sys; sys.stdout.buffer.write("日".encode() * 20000000)' >same3
+is "60 MB of one ideograph: every one counted" \
+	"$("$GPUHIST" --backend=gpu --chunk-size=64M --threads=1 --streams=1 \
+	   -m -f tsv same3 | sed 1d)" \
+	"$(printf 'same3\tU+65E5\t20000000')"
+python3 -c 'import sys
+sys.stdout.buffer.write("\u65e4\u65e5".encode() * 10000000)' >same3b
+is "... and two, alternating in the halves of one counter word" \
+	"$("$GPUHIST" --backend=gpu --chunk-size=64M --threads=1 --streams=1 \
+	   -m -f tsv same3b | sed 1d | tr '\n' ' ')" \
+	"$(printf 'same3b\tU+65E4\t10000000 same3b\tU+65E5\t10000000 ')"
