@@ -11,7 +11,7 @@ need_cmd python3
 [ -r "${UCD_DIR:-/usr/share/unicode}/CaseFolding.txt" ] ||
 	skip_all "no ${UCD_DIR:-/usr/share/unicode} (Debian's unicode-data)"
 
-plan 35
+plan 37
 
 cd "$TMP" || exit 1
 for shape in mixed cjk invalid random; do
@@ -214,6 +214,21 @@ sed 's/"U+0041": \([0-9]*\)/"U+0041": 1\1/' a.json >bad.json
 run_gh -m --merge bad.json
 like "--merge -m: chars that do not match the histogram are refused" \
 	"$err" "bad.json: .*chars do not add up"
+
+printf 'a\303\251\n' >small
+"$GPUHIST" -m -f json small >s.json
+sed 's/"U+0061": 1/"U+0061": 0, "U+0061": 1/' s.json >dup.json
+run_gh -m --merge dup.json
+like "--merge -m: a key given twice is refused, even at 0" "$err" \
+	'dup.json: .*"U\+0061" is there twice'
+python3 -c 'import sys
+t = open("s.json").read().replace("\"counted\": 3", "\"counted\": 2", 1)
+t = t.replace("{\"bin\": \"U+0061\", \"count\": 1}",
+	      "{\"bin\": \"U+0061\", \"count\": 0}", 1)
+open("counted.json", "w").write(t)'
+run_gh -m --merge counted.json
+like "--merge -m: counted must be the characters in chars" "$err" \
+	'counted.json: .*counted is 2, but chars add up to 3'
 
 # Usage errors.
 run_gh -m -b mixed

@@ -69,6 +69,8 @@ struct entry {
 	uint64_t hist[256];
 	char name[GH_MERGE_TEXT], error[GH_MERGE_TEXT];
 	struct gpuhist_chars *chars;    /* -m: its chars go here, else NULL */
+	struct gpuhist_chars *seen_chars;   /* -m: the keys read */
+	uint64_t chars_sum;             /* its chars' counts added up */
 };
 
 /* A number as read: its grammar checked, its value if it is a count. */
@@ -613,11 +615,17 @@ static int char_member(struct reader *r, int depth, const char *key,
 			      "invalid byte", e->where, key);
 	if (read_count(r, e->where, "a count of chars", &count))
 		return -1;
-	if (gpuhist_chars_get(e->chars, bin))
+	/* seen counts each key once, so a key given twice is found even
+	 * where its count is 0. */
+	if (gpuhist_chars_get(e->seen_chars, bin))
 		return refuse(r, "%s: chars: \"%s\" is there twice", e->where,
 			      key);
-	if (gpuhist_chars_add(e->chars, bin, count))
+	if (gpuhist_chars_add(e->seen_chars, bin, 1) ||
+	    gpuhist_chars_add(e->chars, bin, count))
 		return refuse(r, "%s: out of memory for chars", e->where);
+	if (add_u64(&e->chars_sum, count))
+		return refuse(r, "%s: chars add up to more than 2^64-1",
+			      e->where);
 	return 0;
 }
 
@@ -723,6 +731,12 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 		    memcmp(bytes, e->hist, sizeof(bytes)))
 			return refuse(r, "%s: chars do not add up to the "
 				      "histogram", e->where);
+		/* Every -m view counts every character. */
+		if (e->counted != e->chars_sum)
+			return refuse(r, "%s: counted is %llu, but chars add "
+				      "up to %llu", e->where,
+				      (unsigned long long)e->counted,
+				      (unsigned long long)e->chars_sum);
 	}
 	return 0;
 }
@@ -735,6 +749,7 @@ struct doc {
 	struct entry e;             /* the entry being read */
 	bool chars;                 /* -m: chars are read and checked */
 	struct gpuhist_chars entry_chars;   /* the entry's */
+	struct gpuhist_chars seen;          /* the entry's keys */
 	struct gpuhist_chars inputs_chars;  /* the inputs' added up */
 	struct gpuhist_chars *total_chars;  /* total.chars goes here */
 };
@@ -757,7 +772,9 @@ static int input_item(struct reader *r, int depth, uint64_t i, void *ctx)
 		 (unsigned long long)i);
 	if (d->chars) {
 		clear_chars(&d->entry_chars);
+		clear_chars(&d->seen);
 		d->e.chars = &d->entry_chars;
+		d->e.seen_chars = &d->seen;
 	}
 	if (read_entry(r, depth, &d->e))
 		return -1;
@@ -789,6 +806,10 @@ static int top_member(struct reader *r, int depth, const char *key,
 		memset(&d->e, 0, sizeof(d->e));
 		strcpy(d->e.where, "total");
 		d->e.chars = d->total_chars;
+		if (d->chars) {
+			clear_chars(&d->seen);
+			d->e.seen_chars = &d->seen;
+		}
 		if (read_entry(r, depth, &d->e))
 			return -1;
 		memcpy(d->total, d->e.hist, sizeof(d->e.hist));
@@ -889,6 +910,7 @@ out:
 	if (d) {
 		gpuhist_chars_free(&d->entry_chars);
 		gpuhist_chars_free(&d->inputs_chars);
+		gpuhist_chars_free(&d->seen);
 	}
 	free(r);
 	free(d);

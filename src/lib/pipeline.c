@@ -536,6 +536,8 @@ static int count_one(struct inputs *in, struct job *job)
 	input = b->ops->begin(b, readers);
 	if (input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		gh_seams_free(job->seams);
+		job->seams = NULL;
 		gh_source_close(src);
 		return -1;
 	}

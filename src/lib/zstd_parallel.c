@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -271,9 +272,12 @@ static void *decode_frames(void *arg)
 			break;
 		/* Code points: a chunk holds one frame's bytes, a piece of
 		 * the input for seams.c. */
-		if (p->seams && (!submit_chunk(&t, false) ||
-				 gh_seams_end_piece(p->seams, index,
-						    t.frame_out))) {
+		if (p->seams && !submit_chunk(&t, false))
+			break;
+		if (p->seams &&
+		    gh_seams_end_piece(p->seams, index, t.frame_out)) {
+			snprintf(p->b->error, sizeof(p->b->error),
+				 "out of memory for the edges of chunks");
 			atomic_store(&p->backend_failed, 1);
 			break;
 		}
