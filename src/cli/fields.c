@@ -1,6 +1,7 @@
 /* fields.c - the pieces of every format: bars, tsv, csv and json fields */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -16,6 +17,23 @@ int gh_bar_length(uint64_t count, uint64_t max)
 	unsigned __int128 scaled = (unsigned __int128)count * GH_BAR_WIDTH;
 
 	return max ? (int)((scaled + max / 2) / max) : 0;
+}
+
+void gh_put_table_row(FILE *out, const char *label, int pad, int count_width,
+		      uint64_t count, uint64_t counted, uint64_t max)
+{
+	int bar = gh_bar_length(count, max);
+
+	fprintf(out, "%s%*s  %*" PRIu64 "  %6.2f%%", label, pad, "",
+		count_width, count,
+		counted ? 100.0 * (double)count / (double)counted : 0.0);
+	if (count && !bar)
+		bar = 1;
+	if (bar)
+		fputs("  ", out);
+	for (int j = 0; j < bar; j++)
+		fputc('#', out);
+	fputc('\n', out);
 }
 
 /* A name inside a tsv field: tabs, newlines and backslashes escaped. */

@@ -8,6 +8,12 @@
 /* count's share of the bar's 40 columns, rounded; max draws them all. */
 int gh_bar_length(uint64_t count, uint64_t max);
 
+/* One row of a table: label, then pad spaces (the label's column is
+ * padded by the columns it takes, not its bytes), its count in
+ * count_width, its share of counted, and its bar (max: the largest row). */
+void gh_put_table_row(FILE *out, const char *label, int pad, int count_width,
+		      uint64_t count, uint64_t counted, uint64_t max);
+
 /* A name inside a tsv field: tabs, newlines and backslashes escaped. */
 void gh_put_tsv(FILE *out, const char *s);
 

@@ -123,23 +123,14 @@ static void print_table(struct gh_report *rep, const char *name,
 	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
 		"count", "share");
 	for (int i = 0; i < rows; i++) {
-		uint64_t count = r.count[i];
-		int bar;
+		const char *label = row_label(rep, &r, i);
 
 		/* 256 mostly empty rows would hide the shape: skip zero bytes. */
-		if (view->kind == GH_VIEW_BYTES && !count && i < r.n)
+		if (view->kind == GH_VIEW_BYTES && !r.count[i] && i < r.n)
 			continue;
-		fprintf(rep->out, "%-*s  %*" PRIu64 "  %6.2f%%", label_width,
-			row_label(rep, &r, i), count_width, count,
-			counted ? 100.0 * (double)count / (double)counted : 0.0);
-		bar = gh_bar_length(count, max);
-		if (count && !bar)
-			bar = 1;
-		if (bar)
-			fputs("  ", rep->out);
-		for (int j = 0; j < bar; j++)
-			fputc('#', rep->out);
-		fputc('\n', rep->out);
+		gh_put_table_row(rep->out, label,
+				 label_width - (int)strlen(label), count_width,
+				 r.count[i], counted, max);
 	}
 	fprintf(rep->out, "bytes read     %" PRIu64 "\n", sum256(totals));
 	fprintf(rep->out, "bytes counted  %" PRIu64 "\n", counted);

@@ -85,29 +85,14 @@ static void print_table(struct gh_report *rep, const char *name,
 		fprintf(rep->out, "==> %s <==\n", name);
 	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
 		"count", "share");
-	for (size_t i = 0; i <= n; i++) {
-		uint64_t count = i < n ? rows[i].count : other;
-		int bar;
-
-		if (i == n && !has_other)
-			break;
+	for (size_t i = 0; i < n + (size_t)has_other; i++) {
 		if (i < n)
 			gh_charview_label(rep->opts, rows[i].bin, label,
 					  sizeof(label), &w);
 		else
 			w = snprintf(label, sizeof(label), "other");
-		/* Padded by the columns the label takes, not its bytes. */
-		fprintf(rep->out, "%s%*s  %*" PRIu64 "  %6.2f%%", label,
-			label_width - w, "", count_width, count,
-			counted ? 100.0 * (double)count / (double)counted : 0.0);
-		bar = gh_bar_length(count, max);
-		if (count && !bar)
-			bar = 1;
-		if (bar)
-			fputs("  ", rep->out);
-		for (int j = 0; j < bar; j++)
-			fputc('#', rep->out);
-		fputc('\n', rep->out);
+		gh_put_table_row(rep->out, label, label_width - w, count_width,
+				 i < n ? rows[i].count : other, counted, max);
 	}
 	fprintf(rep->out, "bytes read     %" PRIu64 "\n", sum256(totals));
 	fprintf(rep->out, "chars counted  %" PRIu64 "\n", counted);
