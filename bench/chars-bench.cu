@@ -25,16 +25,10 @@
 
 #include "chars.cu"
 
-#define BINS (0x110000u + 128u)
+#define BENCH_NAME "chars-bench"
+#include "event-timer.cuh"
 
-#define CHECK(call) do {                                                  \
-		cudaError_t err_ = (call);                                \
-		if (err_ != cudaSuccess) {                                \
-			fprintf(stderr, "chars-bench: %s: %s\n", #call,   \
-				cudaGetErrorString(err_));                \
-			exit(1);                                          \
-		}                                                         \
-	} while (0)
+#define BINS (0x110000u + 128u)
 
 /* Each position's bin, or -1 where no character begins (CUB skips it). */
 __global__ void decode_kernel(const unsigned char *data, uint64_t len,
@@ -163,30 +157,6 @@ static void fill(unsigned char *p, size_t n, int shape)
 		for (int k = 0; k < len && i < n; k++)
 			p[i++] = (unsigned char)line[k];
 	}
-}
-
-struct timer {
-	cudaEvent_t start, stop;
-};
-
-template <typename F> static float median_ms(struct timer *t, int reps, F fn)
-{
-	std::vector<float> ms;
-
-	fn();
-	CHECK(cudaDeviceSynchronize());
-	for (int r = 0; r < reps; r++) {
-		float m;
-
-		CHECK(cudaEventRecord(t->start));
-		fn();
-		CHECK(cudaEventRecord(t->stop));
-		CHECK(cudaEventSynchronize(t->stop));
-		CHECK(cudaEventElapsedTime(&m, t->start, t->stop));
-		ms.push_back(m);
-	}
-	std::sort(ms.begin(), ms.end());
-	return ms[ms.size() / 2];
 }
 
 int main(int argc, char **argv)

@@ -22,14 +22,8 @@
 
 #include "histogram.cu"
 
-#define CHECK(call) do {                                                  \
-		cudaError_t err_ = (call);                                \
-		if (err_ != cudaSuccess) {                                \
-			fprintf(stderr, "kernel-bench: %s: %s\n", #call,  \
-				cudaGetErrorString(err_));                \
-			exit(1);                                          \
-		}                                                         \
-	} while (0)
+#define BENCH_NAME "kernel-bench"
+#include "event-timer.cuh"
 
 /* The textbook's privatized kernel with aggregation of runs (Hwu, Kirk and
  * El Hajj, Programming Massively Parallel Processors, ch. 9), widened from
@@ -95,31 +89,6 @@ static void fill(unsigned char *p, size_t n, int shape)
 		for (int k = 0; k < len && i < n; k++)
 			p[i++] = (unsigned char)line[k];
 	}
-}
-
-struct timer {
-	cudaEvent_t start, stop;
-};
-
-/* Median milliseconds of reps runs of fn. */
-template <typename F> static float median_ms(struct timer *t, int reps, F fn)
-{
-	std::vector<float> ms;
-
-	fn();                                   /* warm-up */
-	CHECK(cudaDeviceSynchronize());
-	for (int r = 0; r < reps; r++) {
-		float m;
-
-		CHECK(cudaEventRecord(t->start));
-		fn();
-		CHECK(cudaEventRecord(t->stop));
-		CHECK(cudaEventSynchronize(t->stop));
-		CHECK(cudaEventElapsedTime(&m, t->start, t->stop));
-		ms.push_back(m);
-	}
-	std::sort(ms.begin(), ms.end());
-	return ms[ms.size() / 2];
 }
 
 /* The ceiling of any kernel that does one shared-memory atomic a byte:

@@ -19,6 +19,17 @@ int gh_bar_length(uint64_t count, uint64_t max)
 	return max ? (int)((scaled + max / 2) / max) : 0;
 }
 
+void gh_put_table_head(FILE *out, int after, const char *name,
+		       int label_width, int count_width)
+{
+	if (after)
+		fputc('\n', out);
+	if (name)
+		fprintf(out, "==> %s <==\n", name);
+	fprintf(out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
+		"count", "share");
+}
+
 void gh_put_table_row(FILE *out, const char *label, int pad, int count_width,
 		      uint64_t count, uint64_t counted, uint64_t max)
 {

@@ -8,6 +8,11 @@
 /* count's share of the bar's 40 columns, rounded; max draws them all. */
 int gh_bar_length(uint64_t count, uint64_t max);
 
+/* A table block's head: a blank line after an earlier block (after), the
+ * input's name (when not NULL), and the column titles. */
+void gh_put_table_head(FILE *out, int after, const char *name,
+		       int label_width, int count_width);
+
 /* One row of a table: label, then pad spaces (the label's column is
  * padded by the columns it takes, not its bytes), its count in
  * count_width, its share of counted, and its bar (max: the largest row). */

@@ -116,12 +116,8 @@ static void print_table(struct gh_report *rep, const char *name,
 		if ((int)strlen(row_label(rep, &r, i)) > label_width)
 			label_width = (int)strlen(row_label(rep, &r, i));
 	}
-	if (rep->n_printed)
-		fputc('\n', rep->out);
-	if (with_header)
-		fprintf(rep->out, "==> %s <==\n", name);
-	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
-		"count", "share");
+	gh_put_table_head(rep->out, rep->n_printed > 0,
+			  with_header ? name : NULL, label_width, count_width);
 	for (int i = 0; i < rows; i++) {
 		const char *label = row_label(rep, &r, i);
 

@@ -79,12 +79,8 @@ static void print_table(struct gh_report *rep, const char *name,
 		if (label_width < 5)
 			label_width = 5;
 	}
-	if (rep->n_printed)
-		fputc('\n', rep->out);
-	if (with_header)
-		fprintf(rep->out, "==> %s <==\n", name);
-	fprintf(rep->out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
-		"count", "share");
+	gh_put_table_head(rep->out, rep->n_printed > 0,
+			  with_header ? name : NULL, label_width, count_width);
 	for (size_t i = 0; i < n + (size_t)has_other; i++) {
 		if (i < n)
 			gh_charview_label(rep->opts, rows[i].bin, label,
