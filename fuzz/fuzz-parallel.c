@@ -56,6 +56,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 		      size_t len, int threads)
 {
 	uint64_t want[256] = { 0 }, got[256], frames;
+	struct gh_stream_part part = { 0, 0 };
 	int want_ret = gh_fuzz_packed_totals(1, p, len, want);
 	int input = b->ops->begin(b, threads);
 	enum gh_zstd_parallel_result res;
@@ -66,7 +67,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 		disagree(b->error);
 	res = gh_zstd_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
 			       &frames);
-	if (b->ops->finish(b, input, got, NULL))
+	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
 	if (res == GH_ZSTDP_BACKEND)
 		disagree("the backend failed");
@@ -83,6 +84,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t want[256] = { 0 }, got[256];
+	struct gh_stream_part part = { 0, 0 };
 	struct gpuhist_options opts;
 	struct gh_gzip_stats stats;
 	struct gh_backend *b;
@@ -127,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		disagree(b->error);
 	res = gh_gzip_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
 			       &stats);
-	if (b->ops->finish(b, input, got, NULL))
+	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
 	if (res == GH_GZP_BACKEND)
 		disagree("the backend failed");

@@ -28,6 +28,18 @@ cudaError_t gh_kernel_histogram(const unsigned char *data, uint64_t len,
 				unsigned long long *totals, int max_blocks,
 				cudaStream_t stream);
 
+/*
+ * The same, adding also ent's stream sums of data[0..len) (gh_stats.h):
+ * into sums[0] the products of its adjacent bytes, into sums[1] the hits
+ * of the Monte Carlo groups that begin at positions phase (0..5), phase +
+ * 6, ... and end inside it.
+ */
+cudaError_t gh_kernel_histogram_stats(const unsigned char *data, uint64_t len,
+				      unsigned phase,
+				      unsigned long long *totals,
+				      unsigned long long *sums, int max_blocks,
+				      cudaStream_t stream);
+
 /* Threads per block of the code-point kernel (one block a multiprocessor:
  * its shared bins take most of the shared memory). */
 #define GH_CHARS_BLOCK_THREADS 1024

@@ -14,10 +14,19 @@
  * thread, not one per byte.  Loads are 16 bytes wide and coalesced, four
  * in flight per thread; bytes before the first 16-byte boundary and after
  * the last are counted one at a time.
+ *
+ * With ent's statistics (STATS), the same loads also give the chunk's
+ * stream sums (gh_stats.h): each thread adds the products of its vector's
+ * adjacent bytes with __dp4a, four at a time, and tests the Monte Carlo
+ * groups that begin in its vector, taking the next vector's first eight
+ * bytes from the lane beside it (a shuffle; the last lane of a warp loads
+ * them).  Warps then walk the vectors in step, so every shuffle has all
+ * 32 lanes.  Sums of a warp go to two 64-bit totals after the totals.
  */
 #include <cuda_runtime.h>
 
 #include "gh_kernel.h"
+#include "gh_stats.h"
 
 #define WARPS_PER_BLOCK (GH_KERNEL_BLOCK_THREADS / 32)
 #define LOADS_IN_FLIGHT 4
@@ -95,15 +104,155 @@ __device__ __forceinline__ void count_vec(unsigned *bins, struct run *r,
 	count_word(bins, v.w);
 }
 
+/* A thread's stream sums: products of adjacent bytes, Monte Carlo hits. */
+struct stream_sums {
+	unsigned long long pairs;
+	unsigned hits;
+};
+
+/*
+ * The sums of one vector v, whose next vector begins with the words n0,
+ * n1 (zeros, with has_next false, for the last vector: what crosses into
+ * the tail is counted one byte at a time).  r0 (0..5) is where its first
+ * group begins: groups begin at r0, r0 + 6 and r0 + 12, and one that runs
+ * past the vector counts only with has_next.
+ */
+__device__ __forceinline__ void stats_vec(struct stream_sums *s, uint4 v,
+					  unsigned n0, unsigned n1,
+					  bool has_next, unsigned r0)
+{
+	const unsigned w[6] = { v.x, v.y, v.z, v.w, n0, n1 };
+	unsigned pairs = 0;
+
+	/* Byte k times byte k + 1: each word against itself moved on one. */
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		pairs = __dp4a(w[k], __byte_perm(w[k], w[k + 1], 0x4321), pairs);
+	s->pairs += pairs;
+
+	/* u[j]: the bytes r0 + 4j .. r0 + 4j + 3, so groups sit at 0, 6, 12. */
+	unsigned u[5];
+	unsigned q = r0 >> 2, m = r0 & 3;
+	unsigned sel = m | (m + 1) << 4 | (m + 2) << 8 | (m + 3) << 12;
+#pragma unroll
+	for (int j = 0; j < 5; j++)
+		u[j] = __byte_perm(q ? w[j + 1] : w[j], q ? w[j + 2] : w[j + 1],
+				   sel);
+	/* x is a group's first three bytes, most significant first; y the
+	 * next three. */
+	unsigned x0 = __byte_perm(u[0], 0, 0x4012);
+	unsigned y0 = __byte_perm(u[0], u[1], 0x0345) & 0xffffff;
+	unsigned x1 = __byte_perm(u[1], u[2], 0x0234) & 0xffffff;
+	unsigned y1 = __byte_perm(u[2], 0, 0x4123);
+	unsigned x2 = __byte_perm(u[3], 0, 0x4012);
+	unsigned y2 = __byte_perm(u[3], u[4], 0x0345) & 0xffffff;
+
+	s->hits += gh_pi_inside(x0, y0);
+	s->hits += (r0 <= 4 || has_next) && gh_pi_inside(x1, y1);
+	s->hits += (r0 <= 3 && has_next) && gh_pi_inside(x2, y2);
+}
+
+/* Block 0's share: the pairs and groups not wholly inside the vectors
+ * (those that begin in the unaligned head, or run into the tail). */
+__device__ __forceinline__ void stats_ends(struct stream_sums *s,
+					   const unsigned char *data,
+					   uint64_t len, uint64_t head,
+					   uint64_t n_vecs, uint64_t tail_start,
+					   unsigned phase)
+{
+	uint64_t t = threadIdx.x;
+	uint64_t pairs_from = n_vecs ? tail_start - 1 : tail_start;
+	uint64_t groups_from = tail_start >= head + 5 ? tail_start - 5 : head;
+
+	if (t < head && t + 1 < len)
+		s->pairs += (unsigned)data[t] * data[t + 1];
+	if (pairs_from + t + 1 < len)
+		s->pairs += (unsigned)data[pairs_from + t] *
+			    data[pairs_from + t + 1];
+	if (t < head && (t + GH_PI_GROUP - phase) % GH_PI_GROUP == 0 &&
+	    t + GH_PI_GROUP <= len)
+		s->hits += gh_pi_hit(data + t);
+	uint64_t g = groups_from + t;
+	if ((g + GH_PI_GROUP - phase) % GH_PI_GROUP == 0 &&
+	    g + GH_PI_GROUP <= len)
+		s->hits += gh_pi_hit(data + g);
+}
+
+/* Adds a warp's sums into sums[0] (pairs) and sums[1] (hits). */
+__device__ __forceinline__ void flush_sums(struct stream_sums s,
+					   unsigned long long *sums)
+{
+	unsigned long long hits = s.hits;
+
+#pragma unroll
+	for (int d = 16; d > 0; d /= 2) {
+		s.pairs += __shfl_xor_sync(0xffffffffu, s.pairs, d);
+		hits += __shfl_xor_sync(0xffffffffu, hits, d);
+	}
+	if (threadIdx.x % 32 == 0) {
+		if (s.pairs)
+			atomicAdd(&sums[0], s.pairs);
+		if (hits)
+			atomicAdd(&sums[1], hits);
+	}
+}
+
+/*
+ * The vectors with statistics: warps step together over them (each lane
+ * one vector; lanes past the end count nothing but still shuffle), four
+ * loads in flight where all four are whole.
+ */
+__device__ __forceinline__ uint4 load_or_zero(const uint4 *vecs, uint64_t i,
+					      uint64_t n_vecs)
+{
+	return i < n_vecs ? __ldg(&vecs[i]) : make_uint4(0, 0, 0, 0);
+}
+
+template <bool BYTE_RUNS>
+__device__ __forceinline__ void count_vecs_stats(unsigned *bins,
+						 struct run *r,
+						 struct stream_sums *s,
+						 const uint4 *vecs,
+						 uint64_t n_vecs, unsigned c0)
+{
+	unsigned lane = threadIdx.x % 32;
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+	uint64_t base = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
+
+	for (; base < n_vecs; base += stride) {
+		uint64_t i = base + lane;
+		uint4 v = load_or_zero(vecs, i, n_vecs);
+		bool has_next = i + 1 < n_vecs;
+		unsigned n0 = __shfl_down_sync(0xffffffffu, v.x, 1);
+		unsigned n1 = __shfl_down_sync(0xffffffffu, v.y, 1);
+
+		if (lane == 31 && has_next) {
+			uint2 n = __ldg((const uint2 *)&vecs[i + 1]);
+
+			n0 = n.x;
+			n1 = n.y;
+		}
+		if (!has_next)
+			n0 = n1 = 0;
+		if (i < n_vecs) {
+			count_vec<BYTE_RUNS>(bins, r, v);
+			/* -16 i = 2 i (mod 6) */
+			stats_vec(s, v, n0, n1, has_next,
+				  (c0 + 2 * ((unsigned)i % 3)) % 6);
+		}
+	}
+}
+
 /*
  * COPIES_PER_WARP private copies of the bins per warp (lane mod copies picks
  * one): more copies, fewer lanes of a warp hitting the same counter at once
  * on skewed text, but more shared memory to zero and flush.
  */
-template <int COPIES_PER_WARP, bool BYTE_RUNS>
+template <int COPIES_PER_WARP, bool BYTE_RUNS, bool STATS>
 __global__ void __launch_bounds__(GH_KERNEL_BLOCK_THREADS)
 histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
-		 unsigned long long *__restrict__ totals)
+		 unsigned long long *__restrict__ totals, unsigned phase,
+		 unsigned long long *__restrict__ sums)
 {
 	constexpr int copies = WARPS_PER_BLOCK * COPIES_PER_WARP;
 	__shared__ unsigned bins[copies * BIN_ROW];
@@ -130,8 +279,20 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 			add_run(my_bins, &r, data[tail_start + threadIdx.x], 1);
 	}
 
+	if (STATS) {
+		struct stream_sums s = { 0, 0 };
+
+		if (blockIdx.x == 0)
+			stats_ends(&s, data, len, head, n_vecs, tail_start,
+				   phase);
+		count_vecs_stats<BYTE_RUNS>(my_bins, &r, &s, vecs, n_vecs,
+					    (unsigned)((phase + 6 - head % 6) %
+						       6));
+		flush_sums(s, sums);
+	}
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-	uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	uint64_t i = STATS ? n_vecs
+		     : (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	for (; i + (LOADS_IN_FLIGHT - 1) * stride < n_vecs;
 	     i += LOADS_IN_FLIGHT * stride) {
 		uint4 v[LOADS_IN_FLIGHT];
@@ -160,23 +321,25 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 }
 
 /* Launches one variant; the benchmark calls the others directly. */
-template <int COPIES_PER_WARP, bool BYTE_RUNS>
+template <int COPIES_PER_WARP, bool BYTE_RUNS, bool STATS = false>
 static cudaError_t launch_histogram(const unsigned char *data, uint64_t len,
 				    unsigned long long *totals, int max_blocks,
-				    cudaStream_t stream)
+				    cudaStream_t stream, unsigned phase = 0,
+				    unsigned long long *sums = NULL)
 {
 	uint64_t want;
 	int blocks;
 
 	if (len == 0)
 		return cudaSuccess;
-	if (len > GH_KERNEL_MAX_LEN || max_blocks < 1)
+	if (len > GH_KERNEL_MAX_LEN || max_blocks < 1 || phase >= GH_PI_GROUP)
 		return cudaErrorInvalidValue;
 	/* Enough blocks for one vector a thread, no more than fit at once. */
 	want = (len / 16 + GH_KERNEL_BLOCK_THREADS - 1) / GH_KERNEL_BLOCK_THREADS;
 	blocks = want < (uint64_t)max_blocks ? (int)(want ? want : 1) : max_blocks;
-	histogram_kernel<COPIES_PER_WARP, BYTE_RUNS>
-		<<<blocks, GH_KERNEL_BLOCK_THREADS, 0, stream>>>(data, len, totals);
+	histogram_kernel<COPIES_PER_WARP, BYTE_RUNS, STATS>
+		<<<blocks, GH_KERNEL_BLOCK_THREADS, 0, stream>>>(
+			data, len, totals, phase, sums);
 	return cudaGetLastError();
 }
 
@@ -184,7 +347,7 @@ template <int COPIES_PER_WARP, bool BYTE_RUNS>
 static cudaError_t blocks_per_sm(int *blocks)
 {
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-		blocks, histogram_kernel<COPIES_PER_WARP, BYTE_RUNS>,
+		blocks, histogram_kernel<COPIES_PER_WARP, BYTE_RUNS, false>,
 		GH_KERNEL_BLOCK_THREADS, 0);
 }
 
@@ -210,4 +373,15 @@ extern "C" cudaError_t gh_kernel_histogram(const unsigned char *data,
 {
 	return launch_histogram<GH_COPIES_PER_WARP, GH_BYTE_RUNS>(
 		data, len, totals, max_blocks, stream);
+}
+
+extern "C" cudaError_t gh_kernel_histogram_stats(const unsigned char *data,
+						 uint64_t len, unsigned phase,
+						 unsigned long long *totals,
+						 unsigned long long *sums,
+						 int max_blocks,
+						 cudaStream_t stream)
+{
+	return launch_histogram<GH_COPIES_PER_WARP, GH_BYTE_RUNS, true>(
+		data, len, totals, max_blocks, stream, phase, sums);
 }

@@ -100,6 +100,9 @@ struct gpuhist_options {
 	int raw;                /* count compressed input as it is */
 	int chars;              /* also count the Unicode code points of
 				 * UTF-8 text (struct gpuhist_chars) */
+	int stats;              /* also sum what ent's Monte Carlo pi and
+				 * serial correlation need (struct
+				 * gpuhist_stream) */
 	int verbose;            /* results also say how an input was decoded */
 	/* Called, when set, by the thread that counts, four times a second
 	 * and as each input is counted to its end, with a lock of the counter
@@ -143,6 +146,22 @@ int gpuhist_chars_merge(struct gpuhist_chars *to,
  * when one would pass 2^64 - 1. */
 int gpuhist_chars_bytes(const struct gpuhist_chars *chars,
 			uint64_t totals[256]);
+
+/*
+ * The stream sums of one input (the stats option), exact: with its 256
+ * byte totals they give all of ent(1)'s figures.  pairs is the sum of
+ * b[i] x b[i + 1] over its bytes, the last byte's successor being the
+ * first (ent's serial correlation); groups is its bytes / 6, and hits the
+ * groups whose 24-bit coordinates (x: bytes 0..2, y: bytes 3..5, most
+ * significant first) lie inside the circle, x^2 + y^2 <= (2^24 - 1)^2
+ * (ent's Monte Carlo pi is 4 hits / groups).  Sums of several inputs
+ * stay exact: each input is then a stream of its own.
+ */
+struct gpuhist_stream {
+	uint64_t pairs;
+	uint64_t groups;
+	uint64_t hits;
+};
 
 /* Fills opts with the defaults: auto backend, all cores. */
 void gpuhist_options_init(struct gpuhist_options *opts);
@@ -195,6 +214,8 @@ struct gpuhist_result {
 	const uint64_t *totals; /* its 256 exact totals; NULL if it failed */
 	const struct gpuhist_chars *chars;  /* with the chars option, its
 				 * code points; NULL if it failed */
+	const struct gpuhist_stream *stream;    /* with the stats option,
+				 * its stream sums; NULL if it failed */
 	const char *messages;   /* lines "NAME: text\n" said of it: why it
 				 * failed, warnings (bzip2's trailing
 				 * garbage ignored), with verbose how it was

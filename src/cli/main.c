@@ -143,6 +143,13 @@ int main(int argc, char **argv)
 				gh_msg("-m is not supported under mpirun; count with -f json on each host and add the results up with --merge -m");
 			return 2;
 		}
+		if (opts.stats) {
+			/* pi and the serial correlation need each input as
+			 * one stream, which the ranks split. */
+			if (!quiet)
+				gh_msg("--stats is not supported under mpirun; count with -f json --stats on each host and add the results up with --merge --stats");
+			return 2;
+		}
 		return gh_mpi_main(&opts);
 	}
 	return gh_run(&opts);

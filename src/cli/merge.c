@@ -21,6 +21,14 @@
  * keys as gpuhist names bins ("U+0041", "0xc3"), each once, whose UTF-8
  * bytes add up to the entry's histogram exactly; the total's chars must be
  * the sum of the inputs'.
+ *
+ * With --stats, an entry's "stats" may carry the exact sums that pi and
+ * the serial correlation are made from ("pairs", "groups", "hits": see
+ * struct gpuhist_stream); the other figures are made again from the
+ * histogram.  The sums must be in every entry or in none, agree with the
+ * histogram (no more groups than bytes / 6, no more hits than groups, no
+ * pair past 255 x 255 a byte), and the total's must be the inputs' added
+ * up.  Without them pi and the serial correlation are not known.
  */
 #include "config.h"
 
@@ -54,7 +62,7 @@ struct reader {
 /* What one entry (an input's or the total) holds. */
 enum {
 	KEY_NAME = 1, KEY_BYTES_READ = 2, KEY_COUNTED = 4, KEY_BINS = 8,
-	KEY_HISTOGRAM = 16, KEY_ERROR = 32, KEY_CHARS = 64,
+	KEY_HISTOGRAM = 16, KEY_ERROR = 32, KEY_CHARS = 64, KEY_STATS = 128,
 	KEY_RESULT = KEY_NAME | KEY_BYTES_READ | KEY_COUNTED | KEY_BINS |
 		     KEY_HISTOGRAM,
 };
@@ -71,7 +79,13 @@ struct entry {
 	struct gpuhist_chars *chars;    /* -m: its chars go here, else NULL */
 	struct gpuhist_chars *seen_chars;   /* -m: the keys read */
 	uint64_t chars_sum;             /* its chars' counts added up */
+	unsigned seen_sums;             /* stats: which of its sums came */
+	struct gpuhist_stream sums;
 };
+
+/* The sums of "stats", one bit each. */
+static const char *const sum_keys[3] = { "pairs", "groups", "hits" };
+#define SUMS_ALL 7u
 
 /* A number as read: its grammar checked, its value if it is a count. */
 struct number {
@@ -629,11 +643,30 @@ static int char_member(struct reader *r, int depth, const char *key,
 	return 0;
 }
 
+/* A member of "stats": the sums are read, the figures passed over. */
+static int stats_member(struct reader *r, int depth, const char *key,
+			void *ctx)
+{
+	struct entry *e = ctx;
+	uint64_t *at[3] = { &e->sums.pairs, &e->sums.groups, &e->sums.hits };
+
+	for (unsigned k = 0; k < 3; k++) {
+		if (strcmp(key, sum_keys[k]))
+			continue;
+		if (e->seen_sums & 1u << k)
+			return refuse(r, "%s: stats: \"%s\" is there twice",
+				      e->where, key);
+		e->seen_sums |= 1u << k;
+		return read_count(r, e->where, key, at[k]);
+	}
+	return skip_value(r, depth);
+}
+
 static const struct { const char *name; unsigned bit; } entry_keys[] = {
 	{ "name", KEY_NAME }, { "bytes_read", KEY_BYTES_READ },
 	{ "counted", KEY_COUNTED }, { "bins", KEY_BINS },
 	{ "histogram", KEY_HISTOGRAM }, { "error", KEY_ERROR },
-	{ "chars", KEY_CHARS },
+	{ "chars", KEY_CHARS }, { "stats", KEY_STATS },
 };
 
 /* Which KEY_* a key of an entry is, 0 for others. */
@@ -652,7 +685,8 @@ static int entry_member(struct reader *r, int depth, const char *key,
 	unsigned bit = entry_key(key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR ? '"'
 		  : bit == KEY_BINS || bit == KEY_HISTOGRAM ? '['
-		  : bit == KEY_CHARS && e->chars ? '{' : 0;
+		  : (bit == KEY_CHARS && e->chars) || bit == KEY_STATS ? '{'
+		  : 0;
 
 	if (bit & e->seen)
 		return refuse(r, "%s: \"%s\" is there twice", e->where, key);
@@ -679,6 +713,8 @@ static int entry_member(struct reader *r, int depth, const char *key,
 		if (e->chars)
 			return read_object(r, depth, char_member, e);
 		return skip_value(r, depth);
+	case KEY_STATS:
+		return read_object(r, depth, stats_member, e);
 	default:
 		return skip_value(r, depth);
 	}
@@ -724,6 +760,14 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 			      "(%llu)", e->where,
 			      (unsigned long long)e->counted,
 			      (unsigned long long)e->bytes_read);
+	if (e->seen_sums && e->seen_sums != SUMS_ALL)
+		return refuse(r, "%s: stats: pairs, groups and hits go "
+			      "together", e->where);
+	if (e->seen_sums && (e->sums.groups > e->bytes_read / 6 ||
+			     e->sums.hits > e->sums.groups ||
+			     e->sums.pairs / 65025 > e->bytes_read))
+		return refuse(r, "%s: stats: pairs, groups and hits do not "
+			      "agree with the histogram", e->where);
 	if (e->chars) {
 		uint64_t bytes[256];
 
@@ -752,6 +796,10 @@ struct doc {
 	struct gpuhist_chars seen;          /* the entry's keys */
 	struct gpuhist_chars inputs_chars;  /* the inputs' added up */
 	struct gpuhist_chars *total_chars;  /* total.chars goes here */
+	uint64_t n_inputs, n_sums;          /* inputs, those with sums */
+	struct gpuhist_stream inputs_sums;  /* theirs added up */
+	struct gpuhist_stream total_sums;   /* total's, when there */
+	bool total_has_sums;
 };
 
 /* Empties chars, keeping its pages for the next entry. */
@@ -784,6 +832,15 @@ static int input_item(struct reader *r, int depth, uint64_t i, void *ctx)
 		if (add_u64(&d->inputs_sum[c], d->e.hist[c]))
 			return refuse(r, "the inputs' histograms add up to "
 				      "more than 2^64-1 (byte value %d)", c);
+	d->n_inputs++;
+	if (d->e.seen_sums) {
+		d->n_sums++;
+		if (add_u64(&d->inputs_sums.pairs, d->e.sums.pairs) ||
+		    add_u64(&d->inputs_sums.groups, d->e.sums.groups) ||
+		    add_u64(&d->inputs_sums.hits, d->e.sums.hits))
+			return refuse(r, "the inputs' stats add up to more "
+				      "than 2^64-1");
+	}
 	return 0;
 }
 
@@ -813,6 +870,8 @@ static int top_member(struct reader *r, int depth, const char *key,
 		if (read_entry(r, depth, &d->e))
 			return -1;
 		memcpy(d->total, d->e.hist, sizeof(d->e.hist));
+		d->total_has_sums = d->e.seen_sums != 0;
+		d->total_sums = d->e.sums;
 		return 0;
 	}
 	return skip_value(r, depth);
@@ -836,6 +895,14 @@ static int read_document(struct reader *r, struct doc *d)
 		if (d->total[c] != d->inputs_sum[c])
 			return refuse(r, "total: histogram is not the sum of "
 				      "the inputs' (byte value %d)", c);
+	if (d->n_sums != (d->total_has_sums ? d->n_inputs : 0))
+		return refuse(r, "stats: some entries carry pairs, groups and "
+			      "hits, others do not");
+	if (d->total_has_sums &&
+	    (d->total_sums.pairs != d->inputs_sums.pairs ||
+	     d->total_sums.groups != d->inputs_sums.groups ||
+	     d->total_sums.hits != d->inputs_sums.hits))
+		return refuse(r, "total: stats are not the sum of the inputs'");
 	for (uint32_t b = 0; d->chars && b < GPUHIST_CHAR_BINS; b++)
 		if (gpuhist_chars_get(d->total_chars, b) !=
 		    gpuhist_chars_get(&d->inputs_chars, b))
@@ -868,7 +935,8 @@ static int fits(const char *name, const uint64_t sum[256],
 }
 
 int gh_merge_read(const char *name, const uint64_t sum[256],
-		  uint64_t totals[256], struct gpuhist_chars *chars)
+		  uint64_t totals[256], struct gpuhist_chars *chars,
+		  struct gpuhist_stream *stream, bool *stream_known)
 {
 	int is_stdin = !strcmp(name, "-");
 	struct reader *r = calloc(1, sizeof(*r));
@@ -904,8 +972,13 @@ int gh_merge_read(const char *name, const uint64_t sum[256],
 	}
 	if (!ret)
 		ret = fits(name, sum, got);
-	if (!ret)
+	if (!ret) {
 		memcpy(totals, got, sizeof(got));
+		if (stream_known)
+			*stream_known = d->total_has_sums;
+		if (stream)
+			*stream = d->total_sums;
+	}
 out:
 	if (d) {
 		gpuhist_chars_free(&d->entry_chars);

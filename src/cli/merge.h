@@ -2,6 +2,7 @@
 #ifndef GH_MERGE_H
 #define GH_MERGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpuhist.h"
@@ -12,8 +13,11 @@
  * it: no count, nor all of them together, may pass 2^64-1.  On failure
  * prints "gpuhist: NAME: reason", leaves totals alone and returns -1.
  * With chars (-m; empty, and the caller's to free whatever is returned),
- * the total's code points go there too, and every entry must have them. */
+ * the total's code points go there too, and every entry must have them.
+ * The total's stream sums (--stats) go to stream, with *stream_known
+ * whether the document has them (either may be NULL). */
 int gh_merge_read(const char *name, const uint64_t sum[256],
-		  uint64_t totals[256], struct gpuhist_chars *chars);
+		  uint64_t totals[256], struct gpuhist_chars *chars,
+		  struct gpuhist_stream *stream, bool *stream_known);
 
 #endif

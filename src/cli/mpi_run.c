@@ -251,7 +251,7 @@ static int run_batch(struct rank_run *rr, int first, int n, int k)
 					 rr->first_messages[i]);
 		} else
 			gh_report_input(&rr->run.report, rr->opts->operands[first + i],
-					rr->sums[i], NULL);
+					rr->sums[i], NULL, NULL);
 	}
 	return failed;
 }

@@ -27,6 +27,7 @@ static const struct option long_options[] = {
 	{ "bytes",       no_argument,       NULL, 'b' },
 	{ "classes",     no_argument,       NULL, 'c' },
 	{ "chars",       no_argument,       NULL, 'm' },
+	{ "stats",       no_argument,       NULL, 's' },
 	{ "format",      required_argument, NULL, 'f' },
 	{ "raw",         no_argument,       NULL, OPT_RAW },
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
@@ -70,6 +71,9 @@ void gh_options_help(void)
 "                         of -m's table)\n"
 "      --top=N            the first N bins of that order, the rest summed\n"
 "                         in one bin named other\n"
+"  -s, --stats            also ent's figures of the bytes: entropy, chi-square,\n"
+"                         mean, Monte Carlo pi, serial correlation (tsv and\n"
+"                         csv: ent -t's fields instead of the bins)\n"
 "\n"
 "Input and output:\n"
 "  -f, --format=FMT       table (default), tsv, csv or json\n"
@@ -240,7 +244,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	 * "gpuhist: ..." like all the others, however it was invoked. */
 	argv[0] = GH_PROGNAME;
 
-	while ((c = getopt_long(argc, argv, "w:ibcmf:vhV", long_options,
+	while ((c = getopt_long(argc, argv, "w:ibcmsf:vhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -270,6 +274,9 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			break;
 		case 'm':
 			opts->chars = true;
+			break;
+		case 's':
+			opts->stats = true;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -419,6 +426,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		    opts->ignore_case ? "-i" : "-c");
 		return usage_error();
 	}
+	lib->stats = opts->stats && !opts->merge;
 	if (opts->chars) {
 		lib->chars = !opts->merge;
 		if (!view_opt_seen)

@@ -27,6 +27,7 @@ struct gh_options {
 	bool ignore_case;
 	bool chars;                 /* -m: code points (with -c: their
 				     * categories; with -i: case-folded) */
+	bool stats;                 /* -s: ent's figures besides the view */
 	enum gh_format format;
 	bool merge;                 /* operands are -f json results */
 	int verbose;

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "report.h"
 #include "report_chars.h"
+#include "stats.h"
 
 double gh_entropy(const uint64_t totals[256])
 {
@@ -95,7 +96,8 @@ static const char *row_name(const struct gh_report *rep,
 }
 
 static void print_table(struct gh_report *rep, const char *name,
-			const uint64_t totals[256], int with_header)
+			const uint64_t totals[256],
+			const struct gpuhist_stream *stream, int with_header)
 {
 	const struct gh_view *view = rep->view;
 	uint64_t bins[GH_VIEW_MAX_BINS], max = 0;
@@ -132,14 +134,29 @@ static void print_table(struct gh_report *rep, const char *name,
 	fprintf(rep->out, "bytes counted  %" PRIu64 "\n", counted);
 	fprintf(rep->out, "entropy        %.6f bits per byte\n",
 		gh_entropy(totals));
+	if (rep->stats) {
+		struct gh_stats st;
+
+		gh_stats_of(totals, stream, &st);
+		gh_stats_put_table(rep->out, &st);
+	}
 }
 
 static void print_rows(struct gh_report *rep, const char *name,
-		       const uint64_t totals[256])
+		       const uint64_t totals[256],
+		       const struct gpuhist_stream *stream)
 {
 	uint64_t bins[GH_VIEW_MAX_BINS];
 	char sep = rep->format == GH_FMT_CSV ? ',' : '\t';
 	struct rows r;
+
+	if (rep->stats) {       /* ent -t's row instead of the bins */
+		struct gh_stats st;
+
+		gh_stats_of(totals, stream, &st);
+		gh_stats_put_row(rep->out, sep, name, &st);
+		return;
+	}
 
 	gh_view_fold(rep->view, totals, bins);
 	arrange(rep, bins, &r);
@@ -154,7 +171,8 @@ static void print_rows(struct gh_report *rep, const char *name,
 }
 
 static void print_json_entry(struct gh_report *rep, const char *name,
-			     const uint64_t totals[256])
+			     const uint64_t totals[256],
+			     const struct gpuhist_stream *stream)
 {
 	const struct gh_view *view = rep->view;
 	uint64_t bins[GH_VIEW_MAX_BINS];
@@ -179,7 +197,14 @@ static void print_json_entry(struct gh_report *rep, const char *name,
 	fputs("],\n   \"histogram\": [", out);
 	for (int c = 0; c < 256; c++)
 		fprintf(out, c ? ", %" PRIu64 : "%" PRIu64, totals[c]);
-	fputs("]}", out);
+	fputs("]", out);
+	if (rep->stats) {
+		struct gh_stats st;
+
+		gh_stats_of(totals, stream, &st);
+		gh_stats_put_json(out, &st);
+	}
+	fputs("}", out);
 }
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
@@ -196,13 +221,21 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->opts = opts;
 	rep->chars = opts->chars;
 	gpuhist_chars_init(&rep->total_chars);
+	rep->stats = opts->stats;
+	rep->total_stream_known = true;
 
 	switch (rep->format) {
 	case GH_FMT_TSV:
-		fputs("input\tbin\tcount\n", out);
+		if (rep->stats)
+			gh_stats_put_head(out, '\t');
+		else
+			fputs("input\tbin\tcount\n", out);
 		break;
 	case GH_FMT_CSV:
-		fputs("input,bin,count\n", out);
+		if (rep->stats)
+			gh_stats_put_head(out, ',');
+		else
+			fputs("input,bin,count\n", out);
 		break;
 	case GH_FMT_JSON:
 		fputs("{\"inputs\": [", out);
@@ -214,10 +247,18 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 
 int gh_report_input(struct gh_report *rep, const char *name,
 		    const uint64_t totals[256],
-		    const struct gpuhist_chars *chars)
+		    const struct gpuhist_chars *chars,
+		    const struct gpuhist_stream *stream)
 {
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
+	if (stream) {
+		rep->total_stream.pairs += stream->pairs;
+		rep->total_stream.groups += stream->groups;
+		rep->total_stream.hits += stream->hits;
+	} else {
+		rep->total_stream_known = false;
+	}
 	if (rep->chars && gpuhist_chars_merge(&rep->total_chars, chars)) {
 		gh_msg("out of memory for the total's code points");
 		return -1;
@@ -229,7 +270,7 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	if (rep->chars) {
 		if (rep->format == GH_FMT_JSON)
 			fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
-		if (gh_report_chars(rep, name, totals, chars,
+		if (gh_report_chars(rep, name, stream, totals, chars,
 				    rep->several || strcmp(name, "-"))) {
 			gh_msg("out of memory for the rows of %s", name);
 			return -1;
@@ -241,16 +282,16 @@ int gh_report_input(struct gh_report *rep, const char *name,
 
 	switch (rep->format) {
 	case GH_FMT_TABLE:
-		print_table(rep, name, totals,
+		print_table(rep, name, totals, stream,
 			    rep->several || strcmp(name, "-"));
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
-		print_rows(rep, name, totals);
+		print_rows(rep, name, totals, stream);
 		break;
 	case GH_FMT_JSON:
 		fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
-		print_json_entry(rep, name, totals);
+		print_json_entry(rep, name, totals, stream);
 		break;
 	}
 	rep->n_printed++;
@@ -304,6 +345,8 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 
 void gh_report_end(struct gh_report *rep)
 {
+	const struct gpuhist_stream *stream =
+		rep->total_stream_known ? &rep->total_stream : NULL;
 	bool total = rep->total_mode == GH_TOTAL_ALWAYS ||
 		     rep->total_mode == GH_TOTAL_ONLY ||
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
@@ -312,7 +355,7 @@ void gh_report_end(struct gh_report *rep)
 		if (rep->format == GH_FMT_JSON)
 			fputs("],\n \"total\": ", rep->out);
 		if ((total || rep->format == GH_FMT_JSON) &&
-		    gh_report_chars(rep, "total", rep->total,
+		    gh_report_chars(rep, "total", stream, rep->total,
 				    &rep->total_chars, 1))
 			gh_msg("out of memory for the rows of the total");
 		if (rep->format == GH_FMT_JSON)
@@ -323,16 +366,16 @@ void gh_report_end(struct gh_report *rep)
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		if (total)
-			print_table(rep, "total", rep->total, 1);
+			print_table(rep, "total", rep->total, stream, 1);
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
 		if (total)
-			print_rows(rep, "total", rep->total);
+			print_rows(rep, "total", rep->total, stream);
 		break;
 	case GH_FMT_JSON:
 		fputs("],\n \"total\": ", rep->out);
-		print_json_entry(rep, "total", rep->total);
+		print_json_entry(rep, "total", rep->total, stream);
 		fputs("}\n", rep->out);
 		break;
 	}

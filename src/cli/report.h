@@ -25,16 +25,21 @@ struct gh_report {
 	const struct gh_options *opts;
 	bool chars;                 /* -m: rows of code points (charview.c) */
 	struct gpuhist_chars total_chars;
+	bool stats;                 /* --stats: ent's figures (stats.c) */
+	struct gpuhist_stream total_stream;     /* the inputs' sums */
+	bool total_stream_known;    /* every input's were */
 };
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
-/* One input's 256 exact totals (and with -m its code points); also added
- * into the total (with --total=only, that is all, but in json).  0, or -1
- * when out of memory for the rows (said). */
+/* One input's 256 exact totals (and with -m its code points, with
+ * --stats its stream sums, NULL when not known); also added into the
+ * total (with --total=only, that is all, but in json).  0, or -1 when out
+ * of memory for the rows (said). */
 int gh_report_input(struct gh_report *rep, const char *name,
 		    const uint64_t totals[256],
-		    const struct gpuhist_chars *chars);
+		    const struct gpuhist_chars *chars,
+		    const struct gpuhist_stream *stream);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
  * reason"; NULL when there were none): json gives it an entry with its
  * "error" and no counts; the other formats show nothing of it. */

@@ -15,6 +15,7 @@
 #include "charview.h"
 #include "fields.h"
 #include "report_chars.h"
+#include "stats.h"
 
 static int by_count(const void *a, const void *b)
 {
@@ -162,10 +163,11 @@ static void print_json(struct gh_report *rep, const char *name,
 			first = 0;
 		}
 	}
-	fputs("}}", out);
+	fputs("}", out);        /* the entry's brace: the caller's */
 }
 
 int gh_report_chars(struct gh_report *rep, const char *name,
+		    const struct gpuhist_stream *stream,
 		    const uint64_t totals[256],
 		    const struct gpuhist_chars *chars, int with_header)
 {
@@ -178,18 +180,31 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	if (!rows)
 		return -1;
 	arrange(rep, rows, &n, &other, &has_other);
+	struct gh_stats st;
+
+	if (rep->stats)
+		gh_stats_of(totals, stream, &st);
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		print_table(rep, name, totals, chars, rows, n, other,
 			    has_other, counted, with_header);
+		if (rep->stats)
+			gh_stats_put_table(rep->out, &st);
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
-		print_rows(rep, name, rows, n, other, has_other);
+		if (rep->stats)
+			gh_stats_put_row(rep->out, rep->format == GH_FMT_CSV
+					 ? ',' : '\t', name, &st);
+		else
+			print_rows(rep, name, rows, n, other, has_other);
 		break;
 	case GH_FMT_JSON:
 		print_json(rep, name, totals, chars, rows, n, other,
 			   has_other, counted);
+		if (rep->stats)
+			gh_stats_put_json(rep->out, &st);
+		fputs("}", rep->out);
 		break;
 	}
 	free(rows);

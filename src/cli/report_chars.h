@@ -10,6 +10,7 @@
 /* One block of an input (or the total) in rep's format; 0, or -1 when out
  * of memory (nothing printed).  with_header: the table names the input. */
 int gh_report_chars(struct gh_report *rep, const char *name,
+		    const struct gpuhist_stream *stream,
 		    const uint64_t totals[256],
 		    const struct gpuhist_chars *chars, int with_header);
 

@@ -94,7 +94,8 @@ static void report_result(void *ctx, const struct gpuhist_result *r)
 	struct gh_report *report = ctx;
 
 	if (r->totals)
-		gh_report_input(report, r->name, r->totals, r->chars);
+		gh_report_input(report, r->name, r->totals, r->chars,
+				r->stream);
 	else                        /* a failed input adds nothing */
 		gh_report_failed(report, r->name, r->messages);
 }
@@ -109,15 +110,19 @@ static int merge_one(struct gh_run *run, const char *name)
 	gpuhist_chars_init(&chars);
 	/* Kept, as a counted input's are, for json's "error". */
 	gh_msg_capture(messages, sizeof(messages));
+	struct gpuhist_stream stream;
+	bool known = false;
 	int ret = gh_merge_read(name, run->report.total, totals,
-				run->opts->chars ? &chars : NULL);
+				run->opts->chars ? &chars : NULL, &stream,
+				&known);
 
 	gh_msg_capture(NULL, 0);
 	gh_msg_print(messages);
 	if (ret)
 		gh_report_failed(&run->report, name, messages);
 	else
-		ret = gh_report_input(&run->report, name, totals, &chars);
+		ret = gh_report_input(&run->report, name, totals, &chars,
+				      known ? &stream : NULL);
 	gpuhist_chars_free(&chars);
 	return ret;
 }

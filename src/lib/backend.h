@@ -8,9 +8,10 @@
  *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
  *			    c->backend, the backend that owns it);
  *			    submit(b, in, c, n)
- *		finish(b, in, totals, chars)   -- its 256 exact totals (its
- *		                           code points added into chars); the id
- *		                           is free again
+ *		finish(b, in, totals, chars, part) -- its 256 exact totals
+ *		                           (its code points added into chars,
+ *		                           its chunks' statistics into part);
+ *		                           the id is free again
  *
  * Up to max_inputs inputs may be open at once, each fed by its own threads;
  * acquire() and submit() may be called from many threads at once, and
@@ -29,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "count_stats.h"
 #include "gpuhist.h"
 
 /* Inputs a backend keeps open at once (each with its own totals). */
@@ -41,6 +43,9 @@ struct gh_chunk {
 	/* Counting code points: the positions of data[0..len) the backend
 	 * counts, the bytes around them context (seams.c sets both). */
 	uint64_t from, to;
+	/* Counting statistics: where its first Monte Carlo group begins,
+	 * 0..5 (edges.c sets it). */
+	unsigned char phase;
 };
 
 struct gh_backend;
@@ -52,9 +57,12 @@ struct gh_backend_ops {
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);
 	/* Counting code points (b->chars), totals are all zero and the
-	 * input's code points are added into chars. */
+	 * input's code points are added into chars.  Counting statistics
+	 * (b->stats), the sums of its chunks, each on its own, are added
+	 * into part (count_stats.h). */
 	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars);
+		      struct gpuhist_chars *chars,
+		      struct gh_stream_part *part);
 	/* NULL, or brings detail up to date, first waiting (wait) for work
 	 * of its own in the background to end (auto: the GPU's start). */
 	void (*settle)(struct gh_backend *b, bool wait);
@@ -72,6 +80,8 @@ struct gh_backend {
 				    * out the CPU's and the GPU's chunks) */
 	bool chars;                /* counts code points, not bytes: each
 				    * chunk's positions [from, to) */
+	bool stats;                /* also each chunk's stream sums, its
+				    * groups from its phase */
 	uint64_t stream_bytes;     /* at most this much of one of its chunks
 				    * from a plain stream read in order (a
 				    * pipe); 0: all */

@@ -193,7 +193,7 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 /* The GPU's part first: once the CPU's finish() returns, the id may be
  * begun again by another input. */
 static int auto_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		       struct gpuhist_chars *chars)
+		       struct gpuhist_chars *chars, struct gh_stream_part *sums)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu = atomic_load(&ab->gpu);
@@ -201,10 +201,10 @@ static int auto_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	uint64_t part[256] = { 0 };
 	int ret = 0;
 
-	if (id >= 0 && gpu->ops->finish(gpu, id, part, chars))
+	if (id >= 0 && gpu->ops->finish(gpu, id, part, chars, sums))
 		ret = failed(ab, gpu);
 	atomic_store(&ab->gpu_input[input], -1);
-	if (ab->cpu->ops->finish(ab->cpu, input, totals, chars) && !ret)
+	if (ab->cpu->ops->finish(ab->cpu, input, totals, chars, sums) && !ret)
 		ret = failed(ab, ab->cpu);
 	for (int v = 0; v < 256; v++)
 		totals[v] += part[v];
@@ -307,6 +307,7 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 	ab->base.ops = &auto_ops;
 	ab->base.name = "auto";
 	ab->base.chars = opts->chars;
+	ab->base.stats = opts->stats;
 	ab->base.chunk_bytes = ab->cpu->chunk_bytes;
 	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
 		 ab->cpu->detail);

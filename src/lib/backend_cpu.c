@@ -13,7 +13,8 @@
  *
  * Counting code points, a chunk is decoded into a tally of the chunk's own
  * (count_chars.c, made at its first use), which is then emptied into its
- * input's code-point totals under the lock.
+ * input's code-point totals under the lock.  Counting statistics, the
+ * chunk's stream sums (count_stats.c) are added the same way.
  */
 #include "config.h"
 
@@ -27,6 +28,7 @@
 #include "chars.h"
 #include "count.h"
 #include "count_chars.h"
+#include "count_stats.h"
 
 #define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
 
@@ -44,6 +46,7 @@ struct cpu_input {
 	int failed;                     /* out of memory counting it */
 	uint64_t totals[256];
 	struct gpuhist_chars chars;
+	struct gh_stream_part part;     /* statistics: its chunks' sums */
 };
 
 struct cpu_backend {
@@ -66,6 +69,7 @@ static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
 			int was_queued)
 {
 	uint64_t counts[256] = { 0 };
+	struct gh_stream_part part = { 0, 0 };
 	struct cpu_input *in = &cb->inputs[c->input];
 	bool chars = cb->base.chars;
 
@@ -76,7 +80,11 @@ static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
 			       c->chunk.to);
 	else if (!chars)
 		gh_count_bytes(c->chunk.data, c->len, counts);
+	if (cb->base.stats)
+		gh_count_stats(c->chunk.data, c->len, c->chunk.phase, &part);
 	pthread_mutex_lock(&cb->lock);
+	in->part.pairs += part.pairs;
+	in->part.hits += part.hits;
 	if (!chars)
 		for (int v = 0; v < 256; v++)
 			in->totals[v] += counts[v];
@@ -172,7 +180,7 @@ static int cpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 }
 
 static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars)
+		      struct gpuhist_chars *chars, struct gh_stream_part *part)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 	struct cpu_input *in = &cb->inputs[input];
@@ -182,6 +190,8 @@ static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	while (in->busy)
 		pthread_cond_wait(&cb->counted, &cb->lock);
 	memcpy(totals, in->totals, sizeof(in->totals));
+	part->pairs += in->part.pairs;
+	part->hits += in->part.hits;
 	if (b->chars && (in->failed || gh_chars_absorb(chars, &in->chars)))
 		ret = -1;
 	if (ret)
@@ -243,6 +253,7 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 	cb->base.ops = &cpu_ops;
 	cb->base.name = "cpu";
 	cb->base.chars = opts->chars;
+	cb->base.stats = opts->stats;
 	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_CPU_CHUNK_DEFAULT;
 

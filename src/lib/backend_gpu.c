@@ -13,8 +13,9 @@
  * so a chunk is refilled only once it has been counted.  While readers
  * fill some chunks, others are being copied and counted, on different
  * streams and devices.  The kernels of one input add into that input's
- * 256 totals on each device, which come back once, in finish(), are
- * summed exactly on the host, and are then zeroed.
+ * 256 totals on each device (and, counting statistics, its two stream
+ * sums beside them), which come back once, in finish(), are summed
+ * exactly on the host, and are then zeroed.
  *
  * CUDA keeps a current device per thread, and a kernel must be launched
  * from a thread whose current device owns the stream, so every call that
@@ -48,6 +49,9 @@ _Static_assert(GPUHIST_CHUNK_MAX <= GH_KERNEL_MAX_LEN,
 #define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
 #define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
+/* An input's counters on a device: 256 byte totals, then its chunks'
+ * stream sums (pairs, hits). */
+#define SLOT (256 + 2)
 
 /* One entry of --devices: a CUDA device and what this run made on it. */
 struct gpu_device {
@@ -57,7 +61,7 @@ struct gpu_device {
 	char name[64];
 	cudaStream_t *streams;      /* n_streams of them */
 	cudaStream_t totals_stream; /* fetches and zeroes the totals */
-	unsigned long long *d_totals;   /* 256 for each input that may be open */
+	unsigned long long *d_totals;   /* SLOT for each input that may be open */
 	unsigned long long *d_chars;    /* counting code points:
 					 * GPUHIST_CHAR_BINS for each */
 };
@@ -197,13 +201,22 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		if (err != cudaSuccess) {
 			what = "cudaMemcpyAsync";
 		} else {
-			cudaError_t launch = b->chars
-				? gh_kernel_chars(c->dev, len, chunk->from,
-					chunk->to, d->d_chars +
+			unsigned long long *dt = d->d_totals + SLOT * input;
+			cudaError_t launch = cudaSuccess;
+
+			if (b->chars && chunk->from < chunk->to)
+				launch = gh_kernel_chars(c->dev, len,
+					chunk->from, chunk->to, d->d_chars +
 					(size_t)GPUHIST_CHAR_BINS * input,
-					d->sms, c->stream)
-				: gh_kernel_histogram(c->dev, len,
-					d->d_totals + 256 * input,
+					d->sms, c->stream);
+			/* With -m, the byte totals this adds are thrown
+			 * away in finish(): only the sums are wanted. */
+			if (launch == cudaSuccess && b->stats)
+				launch = gh_kernel_histogram_stats(c->dev, len,
+					chunk->phase, dt, dt + 256,
+					d->max_blocks, c->stream);
+			else if (launch == cudaSuccess && !b->chars)
+				launch = gh_kernel_histogram(c->dev, len, dt,
 					d->max_blocks, c->stream);
 
 			/* The event goes in even when the launch failed: the
@@ -226,11 +239,12 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 /* Adds an input's totals on device d into totals, and zeroes them there
  * for the next input in that slot. */
 static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
-			int input, uint64_t totals[256])
+			int input, uint64_t totals[256],
+			struct gh_stream_part *sums)
 {
 	struct gh_backend *b = &gb->base;
-	unsigned long long *dt = d->d_totals + 256 * input;
-	uint64_t part[256];
+	unsigned long long *dt = d->d_totals + SLOT * input;
+	uint64_t part[SLOT];
 
 	CHECK(b, use_device(d->id));
 	/* Every chunk this input submitted is queued on the streams before
@@ -247,6 +261,8 @@ static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
 	CHECK(b, cudaStreamSynchronize(d->totals_stream));
 	for (int v = 0; v < 256; v++)
 		totals[v] += part[v];
+	sums->pairs += part[256];
+	sums->hits += part[257];
 	return 0;
 }
 
@@ -286,17 +302,19 @@ static int fetch_chars(struct gpu_backend *gb, struct gpu_device *d,
 /* After any CUDA failure every later input fails too (gb->failed), so an
  * input slot left unzeroed by a failed fetch is never read again. */
 static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars)
+		      struct gpuhist_chars *chars, struct gh_stream_part *sums)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 	int ret = 0;
 
 	memset(totals, 0, 256 * sizeof(uint64_t));
 	for (int i = 0; i < gb->n_devices && !ret; i++) {
-		ret = fetch_totals(gb, &gb->devices[i], input, totals);
+		ret = fetch_totals(gb, &gb->devices[i], input, totals, sums);
 		if (!ret && b->chars)
 			ret = fetch_chars(gb, &gb->devices[i], input, chars);
 	}
+	if (b->chars)           /* the statistics' kernel counted bytes too */
+		memset(totals, 0, 256 * sizeof(uint64_t));
 	pthread_mutex_lock(&gb->lock);
 	gb->input_open[input] = 0;
 	if (gb->failed)
@@ -352,7 +370,7 @@ static int device_setup(struct gpu_backend *gb, struct gpu_device *d,
 	size_t chars_bytes = gb->base.chars ? (size_t)GH_INPUTS_MAX *
 			     GPUHIST_CHAR_BINS * sizeof(uint64_t) : 0;
 	struct cudaDeviceProp prop;
-	size_t totals_bytes = GH_INPUTS_MAX * 256 * sizeof(uint64_t);
+	size_t totals_bytes = GH_INPUTS_MAX * SLOT * sizeof(uint64_t);
 	int per_sm = 0;
 	cudaError_t err;
 
@@ -522,6 +540,7 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 	gb->base.ops = &gpu_ops;
 	gb->base.name = "gpu";
 	gb->base.chars = opts->chars;
+	gb->base.stats = opts->stats;
 	gb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_GPU_CHUNK_DEFAULT;
 	/* A pipe is copied out 256 KiB at a time (bench/NOTES.md: 1.85 s

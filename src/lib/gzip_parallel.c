@@ -48,7 +48,6 @@
 #include "crc32.h"
 #include "deflate_marked.h"
 #include "gzip_parallel.h"
-#include "seams.h"
 
 /* Compressed bytes a task starts from: eight regions a thread, within
  * [REGION_MIN, REGION_BYTES] (GPUHIST_GZIP_REGION sets another, for tests).
@@ -80,6 +79,7 @@ struct task {
 	uint64_t end_bit;
 	enum gh_dm_at end_at;
 	uint64_t member_out;            /* member bytes before end_bit, capped */
+	uint64_t out_end;               /* the input's bytes up to end_bit */
 	unsigned char window[GH_WINDOW];
 	/* done: its segments, for the CRC check */
 	struct segment *segs;
@@ -90,7 +90,7 @@ struct par {
 	struct gh_gzip_stats *stats;
 	uint64_t region;                /* compressed bytes a task */
 	struct gh_backend *b;
-	struct gh_seams *seams;         /* code points: each task a piece */
+	const struct gh_joins *joins;   /* code points: each task a piece */
 	int input, fd;
 	uint64_t start, size;
 	gh_gzip_progress_fn progress;
@@ -123,6 +123,7 @@ struct worker {
 	uint64_t chunk_fill;
 	uint64_t task;                  /* the task it decodes */
 	uint64_t task_out;              /* its bytes submitted so far */
+	uint64_t task_base;             /* the input's bytes before the task */
 	uint64_t bytes;                 /* decoded bytes not yet reported */
 	unsigned char kept[GH_WINDOW];  /* the window kept at a flush */
 	unsigned char map[GH_DM_MAP_BYTES];     /* symbol -> byte (resolve) */
@@ -189,8 +190,9 @@ static int submit_chunk(struct worker *w)
 	if (!c)
 		return 0;
 	w->chunk = NULL;
-	if (gh_seams_submit(p->seams, p->b, p->input, c, w->chunk_fill,
-			    w->task, w->task_out, false))
+	if (gh_submit(p->joins, p->b, p->input, c, w->chunk_fill,
+		      (struct gh_place){ .major = w->task, .start = w->task_out,
+					 .offset = w->task_base + w->task_out }))
 		return -1;
 	w->task_out += w->chunk_fill;
 	w->bytes += w->chunk_fill;
@@ -379,6 +381,7 @@ static int publish(struct worker *w, struct task *t, enum gh_dm_status st,
 	t->end_bit = gh_dm_bit(dm);
 	t->end_at = gh_dm_where(dm);
 	t->member_out = mo < GH_WINDOW ? mo : GH_WINDOW;
+	t->out_end = w->task_base + total;
 	t->published = true;
 	pthread_cond_broadcast(&p->changed);
 	pthread_mutex_unlock(&p->lock);
@@ -394,6 +397,7 @@ static void pass_through(struct par *p, struct task *t,
 	t->end_bit = prev->end_bit;
 	t->end_at = prev->end_at;
 	t->member_out = prev->member_out;
+	t->out_end = prev->out_end;
 	memcpy(t->window, prev->window, GH_WINDOW);
 	t->published = true;
 	pthread_cond_broadcast(&p->changed);
@@ -481,6 +485,7 @@ static int run_task(struct worker *w, uint64_t i)
 	input_at(w, region);
 	w->task = i;
 	w->task_out = 0;
+	w->task_base = 0;
 	if (i > 0) {
 		/* Guess only while the previous region has not ended: once it
 		 * has, its end and window are known (always, with one thread). */
@@ -497,6 +502,7 @@ static int run_task(struct worker *w, uint64_t i)
 
 		if (!prev)
 			return -1;
+		w->task_base = prev->out_end;
 		if (prev->end_of_stream || prev->end_bit >= stop) {
 			pass_through(p, t, prev);
 			goto done;
@@ -551,7 +557,8 @@ done:
 		fail(p, true);
 		return -1;
 	}
-	if (p->seams && gh_seams_end_piece(p->seams, i, w->task_out)) {
+	if (p->joins && p->joins->seams &&
+	    gh_seams_end_piece(p->joins->seams, i, w->task_out)) {
 		snprintf(p->b->error, sizeof(p->b->error),
 			 "out of memory for the edges of chunks");
 		fail(p, true);
@@ -645,13 +652,13 @@ static void *work(void *arg)
 }
 
 enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
-					      struct gh_seams *seams,
+					      const struct gh_joins *joins,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
 					      void *ctx, struct gh_gzip_stats *stats)
 {
-	struct par p = { .b = b, .input = input, .seams = seams, .fd = fd,
+	struct par p = { .b = b, .input = input, .joins = joins, .fd = fd,
 			 .start = start,
 			 .size = size, .progress = progress, .ctx = ctx,
 			 .stats = stats,

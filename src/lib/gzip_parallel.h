@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "seams.h"
+#include "submit.h"
 
 /* Compressed bytes a task decodes in a file of `size` bytes with `threads`
  * threads (GPUHIST_GZIP_REGION sets it, for tests).  Files of fewer than
@@ -43,12 +43,13 @@ enum gh_gzip_parallel_result {
 /*
  * Decodes the gzip data in bytes [start, start + size) of the regular
  * file fd, with `threads` threads, into chunks submitted to input `input`
- * of backend b (begun for that many readers), cut by seams when counting
- * code points (each task's output is a piece of its own; NULL: bytes).
+ * of backend b (begun for that many readers), cut at their edges by
+ * joins (NULL: none; for code points each task's output is a piece of its
+ * own, and every chunk's offset in the input is known, for statistics).
  * Reads with pread(), so the file offset is not used.
  */
 enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
-					      struct gh_seams *seams,
+					      const struct gh_joins *joins,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,

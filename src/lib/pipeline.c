@@ -45,8 +45,8 @@
 #include "zstd_parallel.h"
 #include "notes.h"
 #include "pipeline.h"
-#include "seams.h"
 #include "source.h"
+#include "submit.h"
 
 /* Room for what is said of one input: a few lines, each of which may
  * carry a name of thousands of characters. */
@@ -71,7 +71,9 @@ struct job {
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
 	struct gpuhist_chars chars;         /* its code points (opts->chars) */
-	struct gh_seams *seams;             /* joins its chunks' edges, then */
+	struct gh_stream_part part;         /* its chunks' sums (opts->stats) */
+	struct gpuhist_stream stream;       /* and with their edges, in all */
+	struct gh_joins joins;              /* joins its chunks' edges, then */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 };
@@ -171,8 +173,8 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, NULL, err);
 			break;
 		}
-		if (gh_seams_submit(rd->job->seams, b, rd->input, c,
-				    (uint64_t)got, 0, offset, false)) {
+		if (gh_submit(&rd->job->joins, b, rd->input, c,
+			      (uint64_t)got, gh_place_at(offset))) {
 			readers_fail(rd, b->error, 0);
 			break;
 		}
@@ -253,8 +255,8 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
 		got = gh_source_fill(src, c->data, want);
-		if (gh_seams_submit(job->seams, b, input, c,
-				    got > 0 ? (uint64_t)got : 0, 0, at, false)) {
+		if (gh_submit(&job->joins, b, input, c,
+			      got > 0 ? (uint64_t)got : 0, gh_place_at(at))) {
 			gh_note(&job->notes, "%s: %s", job->name, b->error);
 			return -1;
 		}
@@ -310,14 +312,17 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
 
-	if (job->seams)
-		gh_seams_reset(job->seams);
-	if (b->ops->finish(b, *input, discard, &job->chars)) {
+	if (job->joins.seams)
+		gh_seams_reset(job->joins.seams);
+	if (job->joins.edges)
+		gh_edges_reset(job->joins.edges);
+	if (b->ops->finish(b, *input, discard, &job->chars, &job->part)) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		*input = -1;
 		return -1;
 	}
 	gpuhist_chars_free(&job->chars);
+	job->part = (struct gh_stream_part){ 0, 0 };
 	*input = b->ops->begin(b, 1);
 	if (*input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
@@ -370,7 +375,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
 	gh_source_gzip_file(src, &fd, &start, &size);
-	switch (gh_gzip_parallel(b, *input, job->seams, fd, start, size, threads,
+	switch (gh_gzip_parallel(b, *input, &job->joins, fd, start, size, threads,
 				 gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
 		note_decoding(run, "gzip", "gpuhist's parallel decoder");
@@ -407,7 +412,7 @@ static int count_zstd(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&meter.added, 0);
 	gh_source_zstd_file(src, &fd, &start, &size);
-	switch (gh_zstd_parallel(b, *input, job->seams, fd, start, size, threads,
+	switch (gh_zstd_parallel(b, *input, &job->joins, fd, start, size, threads,
 				 gzip_progress, &meter, &frames)) {
 	case GH_ZSTDP_DONE:
 		note_decoding(run, "zstd", "libzstd, frames in parallel");
@@ -470,8 +475,8 @@ static int range_context(struct gh_source *src, struct job *job, bool before)
 	if (got < 0)
 		got = 0;        /* unreadable context: as if the file ended */
 	if (!before)
-		return gh_seams_end(job->seams, ctx, (int)got);
-	gh_seams_before(job->seams, ctx, (int)got);
+		return gh_seams_end(job->joins.seams, ctx, (int)got);
+	gh_seams_before(job->joins.seams, ctx, (int)got);
 	return 0;
 }
 
@@ -523,23 +528,23 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (zstd_file)
 		readers = in->readers_each;
-	if (run->opts->chars) {
-		job->seams = gh_seams_new(&job->chars);
-		if (!job->seams) {
-			gh_note(&job->notes, "%s: out of memory", job->name);
-			gh_source_close(src);
-			return -1;
-		}
-		if (ranged(job->input))
-			range_context(src, job, true);
+	job->part = (struct gh_stream_part){ 0, 0 };
+	job->stream = (struct gpuhist_stream){ 0, 0, 0 };
+	job->joins = (struct gh_joins){ NULL, NULL };
+	if ((run->opts->chars &&
+	     !(job->joins.seams = gh_seams_new(&job->chars))) ||
+	    (run->opts->stats && !(job->joins.edges = gh_edges_new()))) {
+		gh_note(&job->notes, "%s: out of memory", job->name);
+		ret = -1;
+		goto out;
 	}
+	if (job->joins.seams && ranged(job->input))
+		range_context(src, job, true);
 	input = b->ops->begin(b, readers);
 	if (input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
-		gh_seams_free(job->seams);
-		job->seams = NULL;
-		gh_source_close(src);
-		return -1;
+		ret = -1;
+		goto out;
 	}
 	if (gzip_threads)
 		ret = count_gzip_parallel(run, src, job, &input, gzip_threads);
@@ -549,25 +554,41 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = count_parallel(run, src, job, input, readers);
 	else
 		ret = count_sequential(run, src, job, input);
-	if (job->seams && !ret &&
+	if (job->joins.seams && !ret &&
 	    (ranged(job->input) ? range_context(src, job, false)
-				: gh_seams_end(job->seams, NULL, 0)))
+				: gh_seams_end(job->joins.seams, NULL, 0)))
 		ret = -1;
-	if (ret == -1 && job->seams && !*job->messages)
+	if (ret == -1 && job->joins.seams && !*job->messages)
 		gh_note(&job->notes, "%s: out of memory", job->name);
 	/* Always collect, so a failed input's counts never reach the next. */
-	if (input >= 0 && b->ops->finish(b, input, job->totals, &job->chars) &&
-	    !ret) {
+	if (input >= 0 && b->ops->finish(b, input, job->totals, &job->chars,
+					 &job->part) && !ret) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		ret = -1;
 	}
-	if (!ret && job->seams && gpuhist_chars_bytes(&job->chars, job->totals)) {
+	if (!ret && job->joins.seams &&
+	    gpuhist_chars_bytes(&job->chars, job->totals)) {
 		gh_note(&job->notes, "%s: more bytes than 64 bits count",
 			job->name);
 		ret = -1;
 	}
-	gh_seams_free(job->seams);
-	job->seams = NULL;
+	if (!ret && job->joins.edges) {
+		uint64_t bytes = 0;
+
+		for (int v = 0; v < 256; v++)
+			bytes += job->totals[v];
+		job->stream.pairs = job->part.pairs;
+		job->stream.hits = job->part.hits;
+		if (gh_edges_end(job->joins.edges, bytes, &job->stream)) {
+			gh_note(&job->notes, "%s: %s", job->name,
+				"out of memory for the edges of chunks");
+			ret = -1;
+		}
+	}
+out:
+	gh_seams_free(job->joins.seams);
+	gh_edges_free(job->joins.edges);
+	job->joins = (struct gh_joins){ NULL, NULL };
 	if (gh_source_close(src))
 		ret = -1;
 	return ret;
@@ -734,6 +755,8 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 			.totals = job->state == JOB_DONE ? job->totals : NULL,
 			.chars = job->state == JOB_DONE && run->opts->chars
 				 ? &job->chars : NULL,
+			.stream = job->state == JOB_DONE && run->opts->stats
+				  ? &job->stream : NULL,
 			.messages = job->messages,
 		};
 

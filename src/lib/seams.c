@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,19 +242,4 @@ int gh_seams_end(struct gh_seams *s, const unsigned char *after, int n)
 	ret = s->failed ? -1 : 0;
 	pthread_mutex_unlock(&s->lock);
 	return ret;
-}
-
-int gh_seams_submit(struct gh_seams *s, struct gh_backend *b, int input,
-		    struct gh_chunk *c, uint64_t len, uint64_t major,
-		    uint64_t start, bool last)
-{
-	if (!s || (!len && !last))
-		return b->ops->submit(b, input, c, len);
-	if (gh_seams_cut(s, c, len, major, start, last)) {
-		b->ops->submit(b, input, c, 0);
-		snprintf(b->error, sizeof(b->error),
-			 "out of memory for the edges of chunks");
-		return -1;
-	}
-	return b->ops->submit(b, input, c, c->from < c->to ? len : 0);
 }

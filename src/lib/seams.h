@@ -53,12 +53,4 @@ int gh_seams_end_piece(struct gh_seams *s, uint64_t major, uint64_t start);
  * a byte range, context only; n may be 0).  0, or -1 when out of memory. */
 int gh_seams_end(struct gh_seams *s, const unsigned char *after, int n);
 
-/* Submits chunk c of input to b, cut first when s is not NULL (counting
- * code points): the one way chunks reach a backend.  A chunk left with
- * nothing for the backend to count goes back to it unused.  0, or -1 with
- * b->error set. */
-int gh_seams_submit(struct gh_seams *s, struct gh_backend *b, int input,
-		    struct gh_chunk *c, uint64_t len, uint64_t major,
-		    uint64_t start, bool last);
-
 #endif

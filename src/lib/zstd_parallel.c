@@ -37,7 +37,9 @@
 struct zp {
 	struct gh_backend *b;
 	int input;
-	struct gh_seams *seams;     /* code points: each frame a piece */
+	const struct gh_joins *joins;   /* code points: each frame a piece */
+	bool offsets;               /* statistics: chunks' offsets needed */
+	uint64_t out_cursor;        /* where the next frame's bytes begin */
 	int fd;
 	uint64_t end;               /* where the frames end in the file */
 	gh_gzip_progress_fn progress;
@@ -70,16 +72,20 @@ static bool read_at(int fd, void *buf, size_t len, uint64_t offset)
 /*
  * The length of the frame at `at` (a zstd frame or a skippable one), from
  * its header and its blocks' headers (RFC 8878, 3.1); 0 when it does not
- * parse or the file ends inside it.  Frames it gets wrong only send the
- * file to the serial decoder, which has the last word.
+ * parse or the file ends inside it.  *content gets the bytes it declares
+ * it decodes to (0 for a skippable frame), or UINT64_MAX when it does not
+ * say.  Frames it gets wrong only send the file to the serial decoder,
+ * which has the last word.
  */
-static uint64_t frame_length(int fd, uint64_t at, uint64_t end)
+static uint64_t frame_length(int fd, uint64_t at, uint64_t end,
+			     uint64_t *content)
 {
 	static const unsigned did_bytes[4] = { 0, 1, 2, 4 };
 	unsigned char h[18];
 	uint64_t pos;
 	unsigned fhd, fcs_bytes, header;
 
+	*content = 0;
 	if (end - at < 8 || !read_at(fd, h, 8, at))
 		return 0;
 	if ((h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d &&
@@ -97,6 +103,13 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end)
 	fcs_bytes = (fhd >> 6) == 0 ? (fhd & 0x20 ? 1 : 0)
 		    : 1u << (fhd >> 6);
 	header = 4 + 1 + (fhd & 0x20 ? 0 : 1) + did_bytes[fhd & 3] + fcs_bytes;
+	if (end - at < header || !read_at(fd, h, header, at))
+		return 0;
+	*content = fcs_bytes ? 0 : UINT64_MAX;
+	for (unsigned k = fcs_bytes; k > 0; k--)  /* little-endian */
+		*content = *content << 8 | h[header - fcs_bytes + k - 1];
+	if (fcs_bytes == 2)
+		*content += 256;
 	pos = at + header;
 	for (;;) {
 		unsigned char b[3];
@@ -133,21 +146,25 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end)
 /* The next frame to decode: 1 with [*at, *at + *len), 0 when none is
  * left, -1 when the next one does not parse. */
 static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
-		      uint64_t *index)
+		      uint64_t *index, uint64_t *content, uint64_t *base)
 {
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
 	if (p->cursor < p->end && !atomic_load(&p->bad)) {
-		uint64_t n = frame_length(p->fd, p->cursor, p->end);
+		uint64_t n = frame_length(p->fd, p->cursor, p->end, content);
 
-		if (!n) {
+		/* Statistics: a frame of unknown size leaves the offsets
+		 * of those after it unknown. */
+		if (!n || (p->offsets && *content == UINT64_MAX)) {
 			ret = -1;
 		} else {
 			*at = p->cursor;
 			*len = n;
 			*index = p->frames;
+			*base = p->out_cursor;
 			p->cursor += n;
+			p->out_cursor += p->offsets ? *content : 0;
 			p->frames++;
 			ret = 1;
 		}
@@ -165,6 +182,7 @@ struct zp_thread {
 	size_t fill;
 	uint64_t frame;             /* the frame it decodes */
 	uint64_t frame_out;         /* its bytes submitted so far */
+	uint64_t frame_base;        /* the input's bytes before the frame */
 };
 
 /* Submits the thread's chunk (fill bytes, or none when bad); false when
@@ -177,8 +195,12 @@ static bool submit_chunk(struct zp_thread *t, bool bad)
 	if (!c)
 		return true;
 	t->c = NULL;
-	if (gh_seams_submit(bad ? NULL : p->seams, p->b, p->input, c,
-			    bad ? 0 : t->fill, t->frame, t->frame_out, false)) {
+	if (gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
+		      bad ? 0 : t->fill,
+		      (struct gh_place){ .major = t->frame,
+					 .start = t->frame_out,
+					 .offset = t->frame_base +
+						   t->frame_out })) {
 		atomic_store(&p->backend_failed, 1);
 		return false;
 	}
@@ -253,7 +275,7 @@ static void *decode_frames(void *arg)
 {
 	struct zp_thread t = { .p = arg };
 	struct zp *p = t.p;
-	uint64_t at, len, index;
+	uint64_t at, len, index, content, base;
 	int got = 0;
 
 	t.d = gh_zstd_dctx_new();
@@ -263,19 +285,24 @@ static void *decode_frames(void *arg)
 		goto out;
 	}
 	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
-	       (got = next_frame(p, &at, &len, &index)) > 0) {
+	       (got = next_frame(p, &at, &len, &index, &content, &base)) > 0) {
 		uint64_t decoded = 0;
 
 		t.frame = index;
 		t.frame_out = 0;
+		t.frame_base = base;
 		if (!decode_frame(&t, at, len, &decoded))
 			break;
 		/* Code points: a chunk holds one frame's bytes, a piece of
 		 * the input for seams.c. */
-		if (p->seams && !submit_chunk(&t, false))
+		if (p->joins && !submit_chunk(&t, false))
 			break;
-		if (p->seams &&
-		    gh_seams_end_piece(p->seams, index, t.frame_out)) {
+		if (p->offsets && t.frame_out != content) {
+			atomic_store(&p->bad, 1);       /* not as declared */
+			break;
+		}
+		if (p->joins && p->joins->seams &&
+		    gh_seams_end_piece(p->joins->seams, index, t.frame_out)) {
 			snprintf(p->b->error, sizeof(p->b->error),
 				 "out of memory for the edges of chunks");
 			atomic_store(&p->backend_failed, 1);
@@ -294,21 +321,22 @@ out:
 }
 
 enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
-					      struct gh_seams *seams,
+					      const struct gh_joins *joins,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,
 					      void *ctx, uint64_t *frames)
 {
-	struct zp p = { .b = b, .input = input, .seams = seams, .fd = fd,
+	struct zp p = { .b = b, .input = input, .joins = joins,
+			.offsets = joins && joins->edges, .fd = fd,
 			.end = start + size, .progress = progress, .ctx = ctx,
 			.cursor = start };
 	pthread_t tids[GH_READERS_MAX];
-	uint64_t first;
+	uint64_t first, first_content;
 	int started = 0;
 
 	*frames = 0;
-	first = frame_length(fd, start, start + size);
+	first = frame_length(fd, start, start + size, &first_content);
 	if (!first)
 		return GH_ZSTDP_SERIAL;
 	if (first == size)
@@ -333,7 +361,7 @@ enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
 }
 #else
 enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
-					      struct gh_seams *seams,
+					      const struct gh_joins *joins,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,

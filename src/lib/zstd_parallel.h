@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "seams.h"
+#include "submit.h"
 #include "gzip_parallel.h"
 
 enum gh_zstd_parallel_result {
@@ -22,15 +22,18 @@ enum gh_zstd_parallel_result {
 /*
  * Decodes the zstd frames in bytes [start, start + size) of the regular
  * file fd, each frame by one of `threads` threads, into chunks submitted
- * to input `input` of backend b (begun for that many readers), cut by
- * seams when counting code points (each frame a piece of its own; NULL:
- * bytes).  Frames are independent (each has its own window), so any thread may decode
- * any frame and the histogram does not care in which order.  progress is
+ * to input `input` of backend b (begun for that many readers), cut at
+ * their edges by joins (NULL: none; for code points each frame is a piece
+ * of its own).  Frames are independent (each has its own window), so any
+ * thread may decode any frame and the histogram does not care in which
+ * order.  Statistics need each chunk's offset in the input, so there
+ * every frame must declare its content size (zstd's own files do; pzstd's
+ * and streamed ones may not): else GH_ZSTDP_SERIAL.  progress is
  * told of decoded bytes and how far into the file the frames are handed
  * out; *frames gets how many frames there were.
  */
 enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
-					      struct gh_seams *seams,
+					      const struct gh_joins *joins,
 					      int fd, uint64_t start,
 					      uint64_t size, int threads,
 					      gh_gzip_progress_fn progress,

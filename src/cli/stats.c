@@ -1,0 +1,186 @@
+/* stats.c - ent's figures, from the byte totals and the stream sums
+ *
+ * Each figure is computed as ent(1) computes it (John Walker's ent, 1.2),
+ * in doubles, in the same order, so that it prints the same digits: the
+ * entropy as sum p log2(1/p) (ent's log2), chi-square as sum (count - n/256)^2 /
+ * (n/256) over the 256 values in order, the serial correlation as
+ * (n s1 - s2^2) / (n s3 - s2^2) with s1 the sum of products of successive
+ * bytes (the last one's successor the first), s2 the bytes' sum and s3
+ * that of their squares.  Sums that ent adds up one byte at a time are
+ * exact integers here (they are exact in ent's doubles too until 2^53).
+ * An input with no bytes gives NaN where ent's divisions by zero do, and
+ * prints as ent's does ("-nan").
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+#include "fields.h"
+#include "stats.h"
+
+#define PI_VALUE 3.14159265358979323846
+/* ent's log2: log10 scaled, which is not always log2's last bit (a
+ * uniform 16 values must give its 3.9999... and so its 50 percent). */
+#define LOG2_OF_10 3.32192809488736234787
+
+void gh_stats_of(const uint64_t totals[256], const struct gpuhist_stream *s,
+		 struct gh_stats *st)
+{
+	uint64_t n = 0, sum = 0, squares = 0;
+	double total, expect, chi = 0.0, entropy = 0.0;
+
+	for (int v = 0; v < 256; v++) {
+		n += totals[v];
+		sum += (uint64_t)v * totals[v];
+		squares += (uint64_t)v * v * totals[v];
+	}
+	total = (double)n;
+	expect = total / 256.0;
+	for (int v = 0; v < 256; v++) {
+		double a = (double)totals[v] - expect;
+		double p = (double)totals[v] / total;
+
+		chi += a * a / expect;
+		if (p > 0.0)
+			entropy += p * (LOG2_OF_10 * log10(1.0 / p));
+	}
+	st->bytes = n;
+	st->entropy = entropy;
+	st->compression = (short)(100 * (8 - entropy) / 8.0);
+	st->chi_square = chi;
+	st->chi_square_p = gh_chi_square_p(chi, 255);
+	st->mean = (double)sum / total;
+	st->stream = s != NULL;
+	st->sums = s ? *s : (struct gpuhist_stream){ 0, 0, 0 };
+	st->pi = 4.0 * ((double)st->sums.hits / (double)st->sums.groups);
+	st->pi_error = 100.0 * (fabs(PI_VALUE - st->pi) / PI_VALUE);
+	double s2 = (double)sum * (double)sum;
+	double spread = total * (double)squares - s2;
+
+	st->serial_defined = spread != 0.0;
+	st->serial = st->serial_defined
+		     ? (total * (double)st->sums.pairs - s2) / spread : 0.0;
+}
+
+/*
+ * Q(df / 2, x / 2), the upper tail, as the finite series it is for whole
+ * and half-whole shapes: a leading term (e^-a for even df, erfc(sqrt a)
+ * for odd) and the terms a^z e^-a / Gamma(z + 1), z = 1, 2, ... (or 1/2,
+ * 3/2, ...) up to (df - 1) / 2.  Once a = x / 2 passes 20, ent (Hill and
+ * Pike's algorithm 299) drops each term below e^-20, the leading one too;
+ * so does this, or its printed percentage would differ in the last place
+ * now and then.
+ */
+double gh_chi_square_p(double x, int df)
+{
+	if (isnan(x))
+		return NAN;
+	if (x <= 0.0 || df < 1)
+		return 1.0;
+	double a = x / 2, log_a = log(a), sum;
+	bool even = df % 2 == 0, big = a > 20.0;
+	double z = even ? 1.0 : 0.5;
+	double log_gamma = even ? 0.0 : 0.5 * log(PI_VALUE);    /* of z */
+
+	if (big)
+		sum = 0.0;      /* e^-a, erfc(sqrt a): both below e^-20 */
+	else
+		sum = even ? exp(-a) : erfc(sqrt(a));
+	for (; z <= 0.5 * (df - 1); z += 1.0) {
+		log_gamma += log(z);    /* now of z + 1 */
+		double t = z * log_a - a - log_gamma;
+
+		if (!big || t >= -20.0)
+			sum += exp(t);
+	}
+	return sum;
+}
+
+void gh_stats_put_table(FILE *out, const struct gh_stats *st)
+{
+	fprintf(out, "\nEntropy = %f bits per byte.\n", st->entropy);
+	fprintf(out, "\nOptimum compression would reduce the size\n");
+	fprintf(out, "of this %" PRIu64 " byte file by %d percent.\n\n",
+		st->bytes, st->compression);
+	fprintf(out, "Chi square distribution for %" PRIu64
+		" samples is %1.2f, and randomly\n", st->bytes, st->chi_square);
+	if (st->chi_square_p < 0.0001)
+		fprintf(out, "would exceed this value less than 0.01 percent of the times.\n\n");
+	else if (st->chi_square_p > 0.9999)
+		/* sic: ent's words */
+		fprintf(out, "would exceed this value more than than 99.99 percent of the times.\n\n");
+	else
+		fprintf(out, "would exceed this value %1.2f percent of the times.\n\n",
+			st->chi_square_p * 100);
+	fprintf(out, "Arithmetic mean value of data bytes is %1.4f (127.5 = random).\n",
+		st->mean);
+	if (!st->stream) {
+		fprintf(out, "Monte Carlo value for Pi is not known (no stream sums in the merged results).\n");
+		fprintf(out, "Serial correlation coefficient is not known (no stream sums in the merged results).\n");
+		return;
+	}
+	fprintf(out, "Monte Carlo value for Pi is %1.9f (error %1.2f percent).\n",
+		st->pi, st->pi_error);
+	if (st->serial_defined)
+		fprintf(out, "Serial correlation coefficient is %1.6f (totally uncorrelated = 0.0).\n",
+			st->serial);
+	else
+		fprintf(out, "Serial correlation coefficient is undefined (all values equal!).\n");
+}
+
+void gh_stats_put_head(FILE *out, char sep)
+{
+	fprintf(out, "input%cFile-bytes%cEntropy%cChi-square%cMean%c"
+		"Monte-Carlo-Pi%cSerial-Correlation\n", sep, sep, sep, sep,
+		sep, sep);
+}
+
+void gh_stats_put_row(FILE *out, char sep, const char *name,
+		      const struct gh_stats *st)
+{
+	if (sep == ',')
+		gh_put_csv(out, name);
+	else
+		gh_put_tsv(out, name);
+	fprintf(out, "%c%" PRIu64 "%c%f%c%f%c%f%c", sep, st->bytes, sep,
+		st->entropy, sep, st->chi_square, sep, st->mean, sep);
+	/* Not known: an empty field.  ent -t's own sentinel otherwise. */
+	if (st->stream)
+		fprintf(out, "%f%c%f", st->pi, sep,
+			st->serial_defined ? st->serial : -100000.0);
+	else
+		fputc(sep, out);
+	fputc('\n', out);
+}
+
+/* A figure, or null where it is not a number. */
+static void put_number(FILE *out, const char *key, double v, const char *fmt)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (isfinite(v))
+		fprintf(out, fmt, v);
+	else
+		fputs("null", out);
+}
+
+void gh_stats_put_json(FILE *out, const struct gh_stats *st)
+{
+	fprintf(out, ",\n   \"stats\": {\"entropy\": %.6f", st->entropy);
+	put_number(out, "chi_square", st->chi_square, "%.6f");
+	put_number(out, "chi_square_p", st->chi_square_p * 100, "%.6f");
+	put_number(out, "mean", st->mean, "%.6f");
+	if (st->stream) {
+		put_number(out, "pi", st->pi, "%.9f");
+		put_number(out, "pi_error", st->pi_error, "%.6f");
+		put_number(out, "serial_correlation",
+			   st->serial_defined ? st->serial : NAN, "%.6f");
+		fprintf(out, ", \"pairs\": %" PRIu64 ", \"groups\": %" PRIu64
+			", \"hits\": %" PRIu64, st->sums.pairs,
+			st->sums.groups, st->sums.hits);
+	} else {
+		fputs(", \"pi\": null, \"pi_error\": null, "
+		      "\"serial_correlation\": null", out);
+	}
+	fputc('}', out);
+}

@@ -1,0 +1,28 @@
+/* submit.c - the one way chunks reach a backend: cut at their edges first */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "submit.h"
+
+int gh_submit(const struct gh_joins *j, struct gh_backend *b, int input,
+	      struct gh_chunk *c, uint64_t len, struct gh_place at)
+{
+	struct gh_seams *seams = j ? j->seams : NULL;
+	struct gh_edges *edges = j ? j->edges : NULL;
+
+	if (edges && gh_edges_cut(edges, c, len, at.offset))
+		goto nomem;
+	if (!seams || (!len && !at.last))
+		return b->ops->submit(b, input, c, len);
+	if (gh_seams_cut(seams, c, len, at.major, at.start, at.last))
+		goto nomem;
+	/* Statistics count every byte, even where seams.c took them all. */
+	return b->ops->submit(b, input, c,
+			      c->from < c->to || edges ? len : 0);
+nomem:
+	b->ops->submit(b, input, c, 0);
+	snprintf(b->error, sizeof(b->error),
+		 "out of memory for the edges of chunks");
+	return -1;
+}

@@ -1,0 +1,44 @@
+/* submit.h - the one way chunks reach a backend: cut at their edges first
+ *
+ * Counting code points, a chunk's edges go to seams.c; counting ent's
+ * statistics, to edges.c.  Either needs the chunk's place in its input.
+ */
+#ifndef GH_SUBMIT_H
+#define GH_SUBMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "edges.h"
+#include "seams.h"
+
+/* Where a chunk lies: piece `major`, from byte `start` of it, the piece's
+ * last chunk when `last` (seams.h); and from byte `offset` of the input
+ * (edges.h; pieces follow one another, so only sources that know how long
+ * the pieces before were can count statistics). */
+struct gh_place {
+	uint64_t major, start;
+	bool last;
+	uint64_t offset;
+};
+
+/* What joins one input's chunks; either may be NULL. */
+struct gh_joins {
+	struct gh_seams *seams;
+	struct gh_edges *edges;
+};
+
+/* Submits chunk c (len bytes at `at`) of input to b, cut first by what
+ * j holds (j may be NULL).  A chunk left with nothing for the backend to
+ * count goes back to it unused.  0, or -1 with b->error set. */
+int gh_submit(const struct gh_joins *j, struct gh_backend *b, int input,
+	      struct gh_chunk *c, uint64_t len, struct gh_place at);
+
+/* A chunk of an input read in order, or at offsets: piece 0. */
+static inline struct gh_place gh_place_at(uint64_t offset)
+{
+	return (struct gh_place){ .start = offset, .offset = offset };
+}
+
+#endif
