@@ -186,7 +186,8 @@ int main(int argc, char **argv)
 	host = (unsigned char *)malloc(bytes);
 	CHECK(cudaMalloc(&dev, bytes));
 	CHECK(cudaMalloc(&dev2, bytes));
-	CHECK(cudaMalloc(&d_totals, 256 * sizeof(*d_totals)));
+	/* 256 totals, then --stats' two sums */
+	CHECK(cudaMalloc(&d_totals, 258 * sizeof(*d_totals)));
 	CHECK(cudaMalloc(&d_cub_hist, 256 * sizeof(int)));
 	CHECK(cudaEventCreate(&t.start));
 	CHECK(cudaEventCreate(&t.stop));
@@ -233,6 +234,7 @@ int main(int argc, char **argv)
 		uint64_t want[256] = { 0 };
 		unsigned long long got[256];
 		int cub_got[256];
+		float plain_ms = 0;
 
 		fill(host, bytes, shape);
 		for (size_t i = 0; i < bytes; i++)
@@ -306,7 +308,42 @@ int main(int argc, char **argv)
 			       shape_name[shape], var.name, ms, bytes / ms / 1e6,
 			       cub_ms / ms, tb_ms / ms, bytes / ms / 1e6 / ceiling,
 			       per_sm);
+			if (var.launch == gh_kernel_histogram)
+				plain_ms = ms;
 		}
+		/* --stats: the same kernel with ent's stream sums (groups
+		 * from phase 1, the general case); its sums are checked
+		 * against a loop on the host. */
+		int per_sm;
+
+		CHECK(gh_kernel_blocks_per_sm(&per_sm));
+		auto with_stats = [&] {
+			CHECK(gh_kernel_histogram_stats(dev, bytes, 1, d_totals,
+				d_totals + 256,
+				prop.multiProcessorCount * per_sm, 0));
+		};
+		unsigned long long sums[2];
+		uint64_t pairs = 0, hits = 0;
+
+		CHECK(cudaMemset(d_totals, 0, 258 * 8));
+		with_stats();
+		CHECK(cudaMemcpy(sums, d_totals + 256, sizeof(sums),
+				 cudaMemcpyDeviceToHost));
+		for (size_t i = 0; i + 1 < bytes; i++)
+			pairs += (uint64_t)host[i] * host[i + 1];
+		for (size_t g = 1; g + GH_PI_GROUP <= bytes; g += GH_PI_GROUP)
+			hits += (uint64_t)gh_pi_hit(host + g);
+		if (sums[0] != pairs || sums[1] != hits) {
+			printf("kernel-bench: %s: --stats miscounted\n",
+			       shape_name[shape]);
+			return 1;
+		}
+		check("gpuhist --stats", with_stats);
+		float stats_ms = median_ms(&t, 20, with_stats);
+		printf("%-9s %-9s %8.3f ms %8.1f GB/s  %5.2fx CUB  %4.2fx gpuhist without --stats\n",
+		       shape_name[shape], "--stats", stats_ms,
+		       bytes / stats_ms / 1e6, cub_ms / stats_ms,
+		       plain_ms / stats_ms);
 	}
 	return 0;
 }

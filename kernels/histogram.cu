@@ -321,11 +321,11 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 }
 
 /* Launches one variant; the benchmark calls the others directly. */
-template <int COPIES_PER_WARP, bool BYTE_RUNS, bool STATS = false>
-static cudaError_t launch_histogram(const unsigned char *data, uint64_t len,
-				    unsigned long long *totals, int max_blocks,
-				    cudaStream_t stream, unsigned phase = 0,
-				    unsigned long long *sums = NULL)
+template <int COPIES_PER_WARP, bool BYTE_RUNS, bool STATS>
+static cudaError_t launch_any(const unsigned char *data, uint64_t len,
+			      unsigned long long *totals, int max_blocks,
+			      cudaStream_t stream, unsigned phase,
+			      unsigned long long *sums)
 {
 	uint64_t want;
 	int blocks;
@@ -341,6 +341,15 @@ static cudaError_t launch_histogram(const unsigned char *data, uint64_t len,
 		<<<blocks, GH_KERNEL_BLOCK_THREADS, 0, stream>>>(
 			data, len, totals, phase, sums);
 	return cudaGetLastError();
+}
+
+template <int COPIES_PER_WARP, bool BYTE_RUNS>
+static cudaError_t launch_histogram(const unsigned char *data, uint64_t len,
+				    unsigned long long *totals, int max_blocks,
+				    cudaStream_t stream)
+{
+	return launch_any<COPIES_PER_WARP, BYTE_RUNS, false>(
+		data, len, totals, max_blocks, stream, 0, NULL);
 }
 
 template <int COPIES_PER_WARP, bool BYTE_RUNS>
@@ -382,6 +391,6 @@ extern "C" cudaError_t gh_kernel_histogram_stats(const unsigned char *data,
 						 int max_blocks,
 						 cudaStream_t stream)
 {
-	return launch_histogram<GH_COPIES_PER_WARP, GH_BYTE_RUNS, true>(
+	return launch_any<GH_COPIES_PER_WARP, GH_BYTE_RUNS, true>(
 		data, len, totals, max_blocks, stream, phase, sums);
 }
