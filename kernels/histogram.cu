@@ -16,12 +16,16 @@
  * the last are counted one at a time.
  *
  * With ent's statistics (STATS), the same loads also give the chunk's
- * stream sums (gh_stats.h): each thread adds the products of its vector's
- * adjacent bytes with __dp4a, four at a time, and tests the Monte Carlo
- * groups that begin in its vector, taking the next vector's first eight
- * bytes from the lane beside it (a shuffle; the last lane of a warp loads
- * them).  Warps then walk the vectors in step, so every shuffle has all
- * 32 lanes.  Sums of a warp go to two 64-bit totals after the totals.
+ * stream sums (gh_stats.h).  A thread then takes 48 bytes at once (three
+ * vectors), in which the six-byte groups begin at the same places in
+ * every unit of a chunk, so they are picked out by permutes fixed when
+ * compiling (one variant of the loop for each of the six phases); it adds
+ * the products of adjacent bytes with __dp4a, four at a time, and screens
+ * each group in floats (group_hit), taking the next unit's first bytes
+ * from the lane beside it (a shuffle; the last lane of a warp loads
+ * them).  Warps walk the units in step, so every shuffle has all 32
+ * lanes.  Bytes before the first unit and after the last are counted one
+ * at a time.  A warp's sums go to two 64-bit totals after the 256.
  */
 #include <cuda_runtime.h>
 
@@ -111,45 +115,98 @@ struct stream_sums {
 };
 
 /*
- * The sums of one vector v, whose next vector begins with the words n0,
- * n1 (zeros, with has_next false, for the last vector: what crosses into
- * the tail is counted one byte at a time).  r0 (0..5) is where its first
- * group begins: groups begin at r0, r0 + 6 and r0 + 12, and one that runs
- * past the vector counts only with has_next.
+ * A Monte Carlo group, screened in floats: X and Y are the top 16 bits of
+ * its x and y, made floats by putting them under the exponent of 2^23
+ * (one byte permute each, no conversion), so that X^2 + Y^2 is two float
+ * operations on the pipe the integer work leaves idle.  x^2 + y^2 lies
+ * within 2^16 ((X + 1)^2 + (Y + 1)^2) and 2^16 (X^2 + Y^2), and the float
+ * sum within 2^10 of X^2 + Y^2, so below SURE_HIT the group is inside
+ * (R^2 / 2^16 = 4294966784, less 2 (X + Y + 1) <= 262142, less 2^10) and
+ * above SURE_MISS outside; in between (5 groups in 100000 of random
+ * bytes, none of text) the exact test decides.
  */
-__device__ __forceinline__ void stats_vec(struct stream_sums *s, uint4 v,
-					  unsigned n0, unsigned n1,
-					  bool has_next, unsigned r0)
+#define SURE_HIT 4294700000.0f
+#define SURE_MISS 4294970000.0f
+#define TWO_23 8388608.0f
+
+/* Byte i of the words w, i known when compiling. */
+template <int I>
+__device__ __forceinline__ unsigned byte_at(const unsigned *w)
 {
-	const unsigned w[6] = { v.x, v.y, v.z, v.w, n0, n1 };
+	return (w[I >> 2] >> (8 * (I & 3))) & 0xff;
+}
+
+/* The float bits of 2^23 + (byte I << 8 | byte I + 1). */
+template <int I>
+__device__ __forceinline__ unsigned top16_bits(const unsigned *w)
+{
+	constexpr int q = I >> 2, m = I & 3;
+
+	if (m <= 2)     /* both in w[q]; 0x4b00 gives the exponent */
+		return __byte_perm(w[q], 0x4b00,
+				   (m + 1) | m << 4 | 4 << 8 | 5 << 12);
+	return __byte_perm(__byte_perm(w[q], w[q + 1], 0x3334), 0x4b00,
+			   0x5410);
+}
+
+/* Whether the group at byte I of w is inside the circle. */
+template <int I>
+__device__ __forceinline__ unsigned group_hit(const unsigned *w)
+{
+	float x = __uint_as_float(top16_bits<I>(w)) - TWO_23;
+	float y = __uint_as_float(top16_bits<I + 3>(w)) - TWO_23;
+	float sq = x * x + y * y;
+	unsigned hit = sq <= SURE_HIT;
+
+	if (sq > SURE_HIT && sq < SURE_MISS)
+		hit = gh_pi_inside(byte_at<I>(w) << 16 | byte_at<I + 1>(w) << 8 |
+				   byte_at<I + 2>(w),
+				   byte_at<I + 3>(w) << 16 |
+				   byte_at<I + 4>(w) << 8 | byte_at<I + 5>(w));
+	return hit;
+}
+
+/* Groups K.. of a unit whose first group begins at byte R0. */
+template <unsigned R0, int K>
+__device__ __forceinline__ unsigned unit_hits(const unsigned *w,
+					      bool has_next)
+{
+	if constexpr (K == 8) {
+		return 0;
+	} else {
+		constexpr int at = R0 + 6 * K;
+		unsigned hit = 0;
+
+		/* The last group runs into the next unit where R0 > 0. */
+		if (at + 6 <= 48 || has_next)
+			hit = group_hit<at>(w);
+		return hit + unit_hits<R0, K + 1>(w, has_next);
+	}
+}
+
+/*
+ * The sums of one unit of 48 bytes (three vectors a, b, c: eight groups
+ * whatever the phase), whose next unit begins with the words n0, n1
+ * (zeros, with has_next false, for the last unit: what crosses into the
+ * tail is counted one byte at a time).  R0 (0..5) is where its first
+ * group begins, the same in every unit of a chunk.
+ */
+template <unsigned R0>
+__device__ __forceinline__ void stats_unit(struct stream_sums *s, uint4 a,
+					   uint4 b, uint4 c, unsigned n0,
+					   unsigned n1, bool has_next)
+{
+	const unsigned w[14] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
+				 c.x, c.y, c.z, c.w, n0, n1 };
 	unsigned pairs = 0;
 
-	/* Byte k times byte k + 1: each word against itself moved on one. */
+	/* Byte k times byte k + 1: each word against itself moved on one
+	 * (65025 x 48 fits 32 bits). */
 #pragma unroll
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 12; k++)
 		pairs = __dp4a(w[k], __byte_perm(w[k], w[k + 1], 0x4321), pairs);
 	s->pairs += pairs;
-
-	/* u[j]: the bytes r0 + 4j .. r0 + 4j + 3, so groups sit at 0, 6, 12. */
-	unsigned u[5];
-	unsigned q = r0 >> 2, m = r0 & 3;
-	unsigned sel = m | (m + 1) << 4 | (m + 2) << 8 | (m + 3) << 12;
-#pragma unroll
-	for (int j = 0; j < 5; j++)
-		u[j] = __byte_perm(q ? w[j + 1] : w[j], q ? w[j + 2] : w[j + 1],
-				   sel);
-	/* x is a group's first three bytes, most significant first; y the
-	 * next three. */
-	unsigned x0 = __byte_perm(u[0], 0, 0x4012);
-	unsigned y0 = __byte_perm(u[0], u[1], 0x0345) & 0xffffff;
-	unsigned x1 = __byte_perm(u[1], u[2], 0x0234) & 0xffffff;
-	unsigned y1 = __byte_perm(u[2], 0, 0x4123);
-	unsigned x2 = __byte_perm(u[3], 0, 0x4012);
-	unsigned y2 = __byte_perm(u[3], u[4], 0x0345) & 0xffffff;
-
-	s->hits += gh_pi_inside(x0, y0);
-	s->hits += (r0 <= 4 || has_next) && gh_pi_inside(x1, y1);
-	s->hits += (r0 <= 3 && has_next) && gh_pi_inside(x2, y2);
+	s->hits += unit_hits<R0, 0>(w, has_next);
 }
 
 /* Block 0's share: the pairs and groups not wholly inside the vectors
@@ -197,49 +254,69 @@ __device__ __forceinline__ void flush_sums(struct stream_sums s,
 	}
 }
 
-/*
- * The vectors with statistics: warps step together over them (each lane
- * one vector; lanes past the end count nothing but still shuffle), four
- * loads in flight where all four are whole.
- */
+/* Vector i, or zeros past n_vecs. */
 __device__ __forceinline__ uint4 load_or_zero(const uint4 *vecs, uint64_t i,
 					      uint64_t n_vecs)
 {
 	return i < n_vecs ? __ldg(&vecs[i]) : make_uint4(0, 0, 0, 0);
 }
 
-template <bool BYTE_RUNS>
-__device__ __forceinline__ void count_vecs_stats(unsigned *bins,
-						 struct run *r,
-						 struct stream_sums *s,
-						 const uint4 *vecs,
-						 uint64_t n_vecs, unsigned c0)
+/*
+ * The units with statistics: each lane takes one unit (three loads in
+ * flight) and warps step over them together, so that every shuffle has
+ * all 32 lanes; lanes past the end count nothing but still shuffle.
+ */
+template <unsigned R0, bool BYTE_RUNS>
+__device__ __forceinline__ void count_units(unsigned *bins, struct run *r,
+					    struct stream_sums *s,
+					    const uint4 *vecs, uint64_t n_units)
 {
 	unsigned lane = threadIdx.x % 32;
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
 	uint64_t base = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
+	uint64_t n_vecs = 3 * n_units;
 
-	for (; base < n_vecs; base += stride) {
-		uint64_t i = base + lane;
-		uint4 v = load_or_zero(vecs, i, n_vecs);
-		bool has_next = i + 1 < n_vecs;
-		unsigned n0 = __shfl_down_sync(0xffffffffu, v.x, 1);
-		unsigned n1 = __shfl_down_sync(0xffffffffu, v.y, 1);
+	for (; base < n_units; base += stride) {
+		uint64_t u = base + lane;
+		uint4 a = load_or_zero(vecs, 3 * u, n_vecs);
+		uint4 b = load_or_zero(vecs, 3 * u + 1, n_vecs);
+		uint4 c = load_or_zero(vecs, 3 * u + 2, n_vecs);
+		bool has_next = u + 1 < n_units;
+		unsigned n0 = __shfl_down_sync(0xffffffffu, a.x, 1);
+		unsigned n1 = __shfl_down_sync(0xffffffffu, a.y, 1);
 
 		if (lane == 31 && has_next) {
-			uint2 n = __ldg((const uint2 *)&vecs[i + 1]);
+			uint2 n = __ldg((const uint2 *)&vecs[3 * u + 3]);
 
 			n0 = n.x;
 			n1 = n.y;
 		}
 		if (!has_next)
 			n0 = n1 = 0;
-		if (i < n_vecs) {
-			count_vec<BYTE_RUNS>(bins, r, v);
-			/* -16 i = 2 i (mod 6) */
-			stats_vec(s, v, n0, n1, has_next,
-				  (c0 + 2 * ((unsigned)i % 3)) % 6);
+		if (u < n_units) {
+			count_vec<BYTE_RUNS>(bins, r, a);
+			count_vec<BYTE_RUNS>(bins, r, b);
+			count_vec<BYTE_RUNS>(bins, r, c);
+			stats_unit<R0>(s, a, b, c, n0, n1, has_next);
 		}
+	}
+}
+
+/* count_units for a first group at r0, known only when running. */
+template <bool BYTE_RUNS>
+__device__ __forceinline__ void count_units_at(unsigned r0, unsigned *bins,
+					       struct run *r,
+					       struct stream_sums *s,
+					       const uint4 *vecs,
+					       uint64_t n_units)
+{
+	switch (r0) {
+	case 0: count_units<0, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
+	case 1: count_units<1, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
+	case 2: count_units<2, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
+	case 3: count_units<3, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
+	case 4: count_units<4, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
+	default: count_units<5, BYTE_RUNS>(bins, r, s, vecs, n_units); break;
 	}
 }
 
@@ -269,7 +346,8 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 	if (head > len)
 		head = len;
 	const uint4 *vecs = (const uint4 *)(data + head);
-	uint64_t n_vecs = (len - head) / 16;
+	/* With statistics, whole units of three vectors (48 bytes). */
+	uint64_t n_vecs = STATS ? (len - head) / 48 * 3 : (len - head) / 16;
 	uint64_t tail_start = head + n_vecs * 16;
 
 	if (blockIdx.x == 0) {
@@ -285,9 +363,8 @@ histogram_kernel(const unsigned char *__restrict__ data, uint64_t len,
 		if (blockIdx.x == 0)
 			stats_ends(&s, data, len, head, n_vecs, tail_start,
 				   phase);
-		count_vecs_stats<BYTE_RUNS>(my_bins, &r, &s, vecs, n_vecs,
-					    (unsigned)((phase + 6 - head % 6) %
-						       6));
+		count_units_at<BYTE_RUNS>((unsigned)((phase + 6 - head % 6) % 6),
+					  my_bins, &r, &s, vecs, n_vecs / 3);
 		flush_sums(s, sums);
 	}
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
