@@ -100,15 +100,16 @@ struct gpuhist_options {
 	int raw;                /* count compressed input as it is */
 	int chars;              /* also count the Unicode code points of
 				 * UTF-8 text (struct gpuhist_chars) */
-	int stats;              /* also sum what ent's Monte Carlo pi and
-				 * serial correlation need (struct
-				 * gpuhist_stream) */
 	int verbose;            /* results also say how an input was decoded */
 	/* Called, when set, by the thread that counts, four times a second
 	 * and as each input is counted to its end, with a lock of the counter
 	 * held: it must return quickly and not call the counter. */
 	void (*progress)(void *ctx, const struct gpuhist_progress *at);
 	void *progress_ctx;
+	int stats;              /* also sum what ent's Monte Carlo pi and
+				 * serial correlation need (struct
+				 * gpuhist_stream; last, for the layout
+				 * programs built before it know) */
 };
 
 /*
@@ -214,12 +215,12 @@ struct gpuhist_result {
 	const uint64_t *totals; /* its 256 exact totals; NULL if it failed */
 	const struct gpuhist_chars *chars;  /* with the chars option, its
 				 * code points; NULL if it failed */
-	const struct gpuhist_stream *stream;    /* with the stats option,
-				 * its stream sums; NULL if it failed */
 	const char *messages;   /* lines "NAME: text\n" said of it: why it
 				 * failed, warnings (bzip2's trailing
 				 * garbage ignored), with verbose how it was
 				 * decoded; "" for none */
+	const struct gpuhist_stream *stream;    /* with the stats option,
+				 * its stream sums; NULL if it failed */
 };
 
 typedef void (*gpuhist_result_fn)(void *ctx,

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -411,6 +412,67 @@ static void chars(enum gpuhist_backend backend, const char *what)
 	gpuhist_chars_free(&b);
 }
 
+/* What a stats result carried. */
+struct stream_seen {
+	int status;
+	int has_stream;
+	struct gpuhist_stream s;
+};
+
+static void keep_stream(void *ctx, const struct gpuhist_result *r)
+{
+	struct stream_seen *seen = ctx;
+
+	seen->status = r->status;
+	seen->has_stream = r->stream != NULL;
+	if (r->stream)
+		seen->s = *r->stream;
+}
+
+/* The stats option on each backend: the test text in 7-byte chunks (every
+ * group and many pairs across an edge), its sums against plain loops. */
+static void stats(enum gpuhist_backend backend, const char *what)
+{
+	struct gpuhist_input in = { .type = GPUHIST_INPUT_PATH,
+				    .name = text_path };
+	struct gpuhist_options opts;
+	struct stream_seen seen = { .status = -1 }, plain = { .status = -1 };
+	uint64_t pairs = 0, hits = 0;
+	gpuhist_counter *c;
+	char why[256];
+
+	for (size_t i = 0; i < text_len; i++)
+		pairs += (uint64_t)text[i] * text[(i + 1) % text_len];
+	for (size_t g = 0; g + 6 <= text_len; g += 6) {
+		uint64_t x = (uint64_t)text[g] << 16 | text[g + 1] << 8 | text[g + 2];
+		uint64_t y = (uint64_t)text[g + 3] << 16 | text[g + 4] << 8 |
+			     text[g + 5];
+
+		hits += x * x + y * y <= (uint64_t)0xffffff * 0xffffff;
+	}
+	gpuhist_options_init(&opts);
+	opts.backend = backend;
+	opts.chunk_bytes = 7;
+	if (gpuhist_open(&c, &opts, why, sizeof(why)) == GPUHIST_OK) {
+		gpuhist_count(c, &in, 1, keep_stream, &plain);
+		gpuhist_free(c);
+	}
+	opts.stats = 1;
+	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK) {
+		ok(0, "%s: a counter with stats opens: %s", what, why);
+		return;
+	}
+	gpuhist_count(c, &in, 1, keep_stream, &seen);
+	gpuhist_free(c);
+	ok(plain.status == GPUHIST_OK && !plain.has_stream &&
+	   seen.status == GPUHIST_OK && seen.has_stream &&
+	   seen.s.pairs == pairs && seen.s.groups == text_len / 6 &&
+	   seen.s.hits == hits,
+	   "%s: stats in 7-byte chunks: pairs %" PRIu64 ", groups %" PRIu64
+	   ", hits %" PRIu64 ", as plain loops count them (none without the "
+	   "option)", what, seen.s.pairs, seen.s.groups, seen.s.hits);
+}
+
 static void probes(void)
 {
 	uint64_t size;
@@ -483,7 +545,7 @@ int main(int argc, char **argv)
 	gz = slurp(gz_path, &gz_len);
 	count_simply(text, text_len, want);
 
-	printf("1..62\n");
+	printf("1..64\n");
 	ok(!strcmp(gpuhist_version(), GPUHIST_VERSION_STRING),
 	   "the library's version is the header's: %s", gpuhist_version());
 
@@ -504,6 +566,7 @@ int main(int argc, char **argv)
 	errors();
 	probes();
 	chars(GPUHIST_BACKEND_CPU, "cpu");
+	stats(GPUHIST_BACKEND_CPU, "cpu");
 	two_threads(GPUHIST_BACKEND_CPU, "cpu");
 
 	gpus = gpuhist_gpu_count(why, sizeof(why));
@@ -513,12 +576,13 @@ int main(int argc, char **argv)
 		gpuhist_free(c);
 		two_threads(GPUHIST_BACKEND_GPU, "gpu");
 		chars(GPUHIST_BACKEND_GPU, "gpu");
+		stats(GPUHIST_BACKEND_GPU, "gpu");
 		skip("the GPU backend's refusal", "a GPU is usable");
 	} else {
 		struct gpuhist_input in = { .type = GPUHIST_INPUT_PATH,
 					    .name = text_path };
 
-		for (int i = 0; i < 10; i++)
+		for (int i = 0; i < 11; i++)
 			skip("gpu: the inputs", "no CUDA device");
 		ok(c && gpuhist_start(c, &in, 1) == GPUHIST_ERR_BACKEND &&
 		   !strncmp(gpuhist_message(c), "GPU backend unusable: ", 22),

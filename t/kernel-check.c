@@ -152,7 +152,8 @@ int main(void)
 	static const char *shape_name[] = { "random", "one repeated byte", "log text",
 					    "groups at ent's circle" };
 	static const uint64_t lengths[] = {
-		0, 1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 4095, 4096,
+		0, 1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 49, 95, 96, 97, 143,
+		144, 145, 255, 256, 257, 4095, 4096,
 		4097, 65535, 65536, 65537, 1000003,
 	};
 	unsigned long long *d_totals = NULL;

@@ -7,7 +7,7 @@
 # bytes read in order and out of order, pipes, gzip (serial, parallel,
 # members split inside a group), zstd frames, -m; ent -t for csv; the
 # stream sums against Python's own loop; the total and --merge.
-plan 44
+plan 47
 
 cd "$TMP" || exit 1
 
@@ -107,14 +107,17 @@ if command -v zstd >/dev/null 2>&1; then
 	rm -f frames.zst
 	for p in piece.*; do zstd -q -c "$p" >>frames.zst; done
 	ent text3 >want
+: >gh.err
 	gh_block -v --threads=4 frames.zst >got
 	same_file "zstd, $(ls piece.* | wc -l) frames in parallel: ent's report" got want
+	like "(the frames were decoded in parallel)" "$(cat gh.err)" 'zstd decoded by 4 threads'
 	rm -f streamed.zst
 	for p in piece.*; do cat "$p" | zstd -q -c >>streamed.zst; done
 	gh_block -v --threads=4 streamed.zst >got
 	same_file "zstd frames without their sizes: ent's report (serially)" got want
 else
 	skip "zstd frames in parallel" "zstd not found"
+	skip "the frames decoded in parallel" "zstd not found"
 	skip "zstd frames without their sizes" "zstd not found"
 fi
 
@@ -209,7 +212,23 @@ like "--merge -s of results without sums: pi is not known, and says why" "$(cat 
 like "--merge -s of results without sums: chi-square still from the histogram" "$(cat out)" '^Chi square distribution for 3000001 samples'
 sed 's/"hits": \([0-9]*\)/"hits": 9\1/' a.json >tampered.json
 run_gh --merge -s tampered.json
-like "--merge refuses sums that do not agree with the histogram" "$err" 'tampered.json: not a gpuhist json result: .*stats'
+like "--merge refuses more hits than groups" "$err" 'tampered.json: not a gpuhist json result: .*stats'
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["inputs"] + [d["total"]]:
+    h = e["histogram"]
+    e["stats"]["pairs"] = sum(v * v * c for v, c in enumerate(h)) + 1
+json.dump(d, open(sys.argv[2], "w"))' a.json pairs.json
+run_gh --merge -s pairs.json
+like "--merge refuses pairs past the sum of squares (a correlation past 1)" "$err" 'pairs.json: not a gpuhist json result: .*stats'
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["total"]["stats"]["groups"] -= 1
+json.dump(d, open(sys.argv[2], "w"))' a.json total.json
+run_gh --merge -s total.json
+like "--merge refuses a total whose sums are not the inputs'" "$err" 'total.json: .*total: stats are not the sum'
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -8,7 +8,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 22
+plan 24
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -133,6 +133,12 @@ is "--help: printed once" "$(grep -c '^Usage:' "$TMP/mpi.out")" 1
 mpi 3 --width=0 "$TMP/random"
 is "a usage error: exit status 2" "$mpi_rc" 2
 is "a usage error: one message" "$(grep -c 'invalid width' "$TMP/mpi.raw")" 1
+
+# --stats needs each input as one stream, which the ranks split.
+mpi 3 -s "$TMP/random"
+is "--stats under mpirun: exit status 2" "$mpi_rc" 2
+is "--stats under mpirun: one message that says what to do instead" \
+	"$(grep -c 'stats is not supported under mpirun.*--merge --stats' "$TMP/mpi.raw")" 1
 
 # A backend no rank can use: exit 1 on every rank, no report.
 if have_gpu; then

@@ -720,6 +720,25 @@ static int entry_member(struct reader *r, int depth, const char *key,
 	}
 }
 
+/*
+ * Whether an entry's stream sums could come from its histogram: no more
+ * groups than bytes / 6 (fewer where inputs were added up), no more hits
+ * than groups, and pairs no more than the squares' sum (a sum of
+ * products of neighbours, round a circle, never passes it).
+ */
+static bool sums_agree(const struct entry *e)
+{
+	uint64_t squares = 0;
+
+	if (e->sums.groups > e->bytes_read / 6 || e->sums.hits > e->sums.groups)
+		return false;
+	for (uint64_t v = 0; v < 256; v++)
+		if ((e->hist[v] && v * v > UINT64_MAX / e->hist[v]) ||
+		    add_u64(&squares, v * v * e->hist[v]))
+			return true;    /* past 64 bits: pairs cannot pass it */
+	return e->sums.pairs <= squares;
+}
+
 /* One entry, {"name": ..., ...}, read whole and its figures checked. */
 static int read_entry(struct reader *r, int depth, struct entry *e)
 {
@@ -763,9 +782,7 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 	if (e->seen_sums && e->seen_sums != SUMS_ALL)
 		return refuse(r, "%s: stats: pairs, groups and hits go "
 			      "together", e->where);
-	if (e->seen_sums && (e->sums.groups > e->bytes_read / 6 ||
-			     e->sums.hits > e->sums.groups ||
-			     e->sums.pairs / 65025 > e->bytes_read))
+	if (e->seen_sums && !sums_agree(e))
 		return refuse(r, "%s: stats: pairs, groups and hits do not "
 			      "agree with the histogram", e->where);
 	if (e->chars) {

@@ -39,6 +39,15 @@ double gh_entropy(const uint64_t totals[256])
 	return h;
 }
 
+/* *to += v, or true (and nothing added) where that would pass 2^64-1. */
+static bool add_past_64(uint64_t *to, uint64_t v)
+{
+	if (*to > UINT64_MAX - v)
+		return true;
+	*to += v;
+	return false;
+}
+
 static uint64_t sum256(const uint64_t totals[256])
 {
 	uint64_t n = 0;
@@ -252,11 +261,13 @@ int gh_report_input(struct gh_report *rep, const char *name,
 {
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
-	if (stream) {
-		rep->total_stream.pairs += stream->pairs;
-		rep->total_stream.groups += stream->groups;
-		rep->total_stream.hits += stream->hits;
-	} else {
+	if (!stream) {
+		rep->total_stream_known = false;
+	} else if (rep->total_stream_known &&
+		   (add_past_64(&rep->total_stream.pairs, stream->pairs) ||
+		    add_past_64(&rep->total_stream.groups, stream->groups) ||
+		    add_past_64(&rep->total_stream.hits, stream->hits))) {
+		gh_msg("the inputs' --stats sums add up to more than 2^64-1: the total's pi and serial correlation are not known");
 		rep->total_stream_known = false;
 	}
 	if (rep->chars && gpuhist_chars_merge(&rep->total_chars, chars)) {

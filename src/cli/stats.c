@@ -27,13 +27,14 @@
 void gh_stats_of(const uint64_t totals[256], const struct gpuhist_stream *s,
 		 struct gh_stats *st)
 {
-	uint64_t n = 0, sum = 0, squares = 0;
-	double total, expect, chi = 0.0, entropy = 0.0;
+	uint64_t n = 0;
+	double total, expect, chi = 0.0, entropy = 0.0, sum = 0.0, squares = 0.0;
 
+	/* In doubles, as ent: exact below 2^53, and no wrap past 2^64. */
 	for (int v = 0; v < 256; v++) {
 		n += totals[v];
-		sum += (uint64_t)v * totals[v];
-		squares += (uint64_t)v * v * totals[v];
+		sum += (double)v * (double)totals[v];
+		squares += (double)v * v * (double)totals[v];
 	}
 	total = (double)n;
 	expect = total / 256.0;
@@ -50,13 +51,13 @@ void gh_stats_of(const uint64_t totals[256], const struct gpuhist_stream *s,
 	st->compression = (short)(100 * (8 - entropy) / 8.0);
 	st->chi_square = chi;
 	st->chi_square_p = gh_chi_square_p(chi, 255);
-	st->mean = (double)sum / total;
+	st->mean = sum / total;
 	st->stream = s != NULL;
 	st->sums = s ? *s : (struct gpuhist_stream){ 0, 0, 0 };
 	st->pi = 4.0 * ((double)st->sums.hits / (double)st->sums.groups);
 	st->pi_error = 100.0 * (fabs(PI_VALUE - st->pi) / PI_VALUE);
-	double s2 = (double)sum * (double)sum;
-	double spread = total * (double)squares - s2;
+	double s2 = sum * sum;
+	double spread = total * squares - s2;
 
 	st->serial_defined = spread != 0.0;
 	st->serial = st->serial_defined

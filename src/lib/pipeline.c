@@ -112,6 +112,13 @@ struct readers {
 	int err;
 };
 
+/* What joins job's chunks at their edges, or NULL when nothing does (a
+ * parallel decoder then need not end a chunk with each piece). */
+static const struct gh_joins *joins_of(const struct job *job)
+{
+	return job->joins.seams || job->joins.edges ? &job->joins : NULL;
+}
+
 /* Counts `got` more bytes of job, for -v and the meter. */
 static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
 		      uint64_t consumed)
@@ -375,7 +382,7 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
 	gh_source_gzip_file(src, &fd, &start, &size);
-	switch (gh_gzip_parallel(b, *input, &job->joins, fd, start, size, threads,
+	switch (gh_gzip_parallel(b, *input, joins_of(job), fd, start, size, threads,
 				 gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
 		note_decoding(run, "gzip", "gpuhist's parallel decoder");
@@ -412,7 +419,7 @@ static int count_zstd(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&meter.added, 0);
 	gh_source_zstd_file(src, &fd, &start, &size);
-	switch (gh_zstd_parallel(b, *input, &job->joins, fd, start, size, threads,
+	switch (gh_zstd_parallel(b, *input, joins_of(job), fd, start, size, threads,
 				 gzip_progress, &meter, &frames)) {
 	case GH_ZSTDP_DONE:
 		note_decoding(run, "zstd", "libzstd, frames in parallel");
@@ -579,9 +586,14 @@ static int count_one(struct inputs *in, struct job *job)
 			bytes += job->totals[v];
 		job->stream.pairs = job->part.pairs;
 		job->stream.hits = job->part.hits;
-		if (gh_edges_end(job->joins.edges, bytes, &job->stream)) {
+		/* Within 64 bits: pairs add up to 65025 a byte at most. */
+		if (bytes > UINT64_MAX / 65025) {
+			gh_note(&job->notes, "%s: more bytes than --stats sums in 64 bits",
+				job->name);
+			ret = -1;
+		} else if (gh_edges_end(job->joins.edges, bytes, &job->stream)) {
 			gh_note(&job->notes, "%s: %s", job->name,
-				"out of memory for the edges of chunks");
+				"its chunks did not join up (out of memory, or an internal error)");
 			ret = -1;
 		}
 	}
