@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 
 #include <cuda_runtime_api.h>
 
+#include "circle.h"
 #include "count.h"
 #include "gh_kernel.h"
 
@@ -96,20 +96,6 @@ static int agree_stats(const unsigned char *host, const unsigned char *dev,
 	return 1;
 }
 
-/* y on ent's circle for x (the largest inside), plus `out` (0 or 1). */
-static uint64_t circle_y(uint64_t x, int out)
-{
-	uint64_t r2 = (uint64_t)0xffffff * 0xffffff, rest = r2 - x * x;
-	uint64_t y = (uint64_t)sqrt((double)rest);
-
-	while (y * y > rest)
-		y--;
-	while ((y + 1) * (y + 1) <= rest)
-		y++;
-	y += (uint64_t)out;
-	return y > 0xffffff ? 0xffffff : y;
-}
-
 static void fill(unsigned char *p, size_t n, int shape)
 {
 	static const char text[] =
@@ -128,16 +114,9 @@ static void fill(unsigned char *p, size_t n, int shape)
 		case 3:         /* groups on either side of ent's circle */
 			if (i % 6 == 0) {
 				x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-				uint64_t gx = x % 0x1000000;
-				uint64_t gy = circle_y(gx, (int)(x >> 63));
-				unsigned char g[6] = {
-					(unsigned char)(gx >> 16),
-					(unsigned char)(gx >> 8),
-					(unsigned char)gx,
-					(unsigned char)(gy >> 16),
-					(unsigned char)(gy >> 8),
-					(unsigned char)gy };
+				unsigned char g[6];
 
+				circle_group(x % 0x1000000, (int)(x >> 63), g);
 				memcpy(p + i, g, n - i < 6 ? n - i : 6);
 			}
 			break;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "circle.h"
 #include "count_stats.h"
 #include "edges.h"
 #include "gh_stats.h"
@@ -45,22 +46,10 @@ static void make_stream(unsigned char *p, size_t n, int shape, uint32_t seed)
 		else if (shape == 1)
 			p[i] = (unsigned char)text[i % (sizeof(text) - 1)];
 		else if (i % 6 == 0) {
-			uint64_t gx = rnd(&x) % 0x1000000, gy = 0;
-			uint64_t rest = GH_PI_RADIUS2 - gx * gx;
+			unsigned char g[6];
+			uint64_t gx = rnd(&x) % 0x1000000;
 
-			while (gy < 0xffffff && (gy + 1) * (gy + 1) <= rest)
-				gy += gy + 4096 < 0xffffff &&
-				      (gy + 4096) * (gy + 4096) <= rest ? 4096 : 1;
-			gy += rnd(&x) & 1;
-			if (gy > 0xffffff)
-				gy = 0xffffff;
-			unsigned char g[6] = { (unsigned char)(gx >> 16),
-					       (unsigned char)(gx >> 8),
-					       (unsigned char)gx,
-					       (unsigned char)(gy >> 16),
-					       (unsigned char)(gy >> 8),
-					       (unsigned char)gy };
-
+			circle_group(gx, (int)(rnd(&x) & 1), g);
 			memcpy(p + i, g, n - i < 6 ? n - i : 6);
 		}
 	}
