@@ -180,7 +180,7 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, NULL, err);
 			break;
 		}
-		if (gh_submit(&rd->job->joins, b, rd->input, c,
+		if (gh_submit(joins_of(rd->job), b, rd->input, c,
 			      (uint64_t)got, gh_place_at(offset))) {
 			readers_fail(rd, b->error, 0);
 			break;
@@ -262,7 +262,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
 		got = gh_source_fill(src, c->data, want);
-		if (gh_submit(&job->joins, b, input, c,
+		if (gh_submit(joins_of(job), b, input, c,
 			      got > 0 ? (uint64_t)got : 0, gh_place_at(at))) {
 			gh_note(&job->notes, "%s: %s", job->name, b->error);
 			return -1;
@@ -382,8 +382,8 @@ static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
 	gh_source_gzip_file(src, &fd, &start, &size);
-	switch (gh_gzip_parallel(b, *input, joins_of(job), fd, start, size, threads,
-				 gzip_progress, &meter, &stats)) {
+	switch (gh_gzip_parallel(b, *input, joins_of(job), fd, start, size,
+				 threads, gzip_progress, &meter, &stats)) {
 	case GH_GZP_DONE:
 		note_decoding(run, "gzip", "gpuhist's parallel decoder");
 		gh_source_pread_end(src, size);
@@ -419,8 +419,8 @@ static int count_zstd(struct gh_run *run, struct gh_source *src,
 
 	atomic_init(&meter.added, 0);
 	gh_source_zstd_file(src, &fd, &start, &size);
-	switch (gh_zstd_parallel(b, *input, joins_of(job), fd, start, size, threads,
-				 gzip_progress, &meter, &frames)) {
+	switch (gh_zstd_parallel(b, *input, joins_of(job), fd, start, size,
+				 threads, gzip_progress, &meter, &frames)) {
 	case GH_ZSTDP_DONE:
 		note_decoding(run, "zstd", "libzstd, frames in parallel");
 		gh_source_pread_end(src, size);
