@@ -9,7 +9,10 @@
  * gunzip.c rules), counted one byte at a time.  Where zlib succeeds the
  * parallel decoder must finish with the same 256 totals; where zlib fails
  * it must give up (GH_GZP_SERIAL: the serial decoder then gives the
- * verdict) and never report a count.  A disagreement aborts.
+ * verdict) and never report a count.  It counts ent's stream sums too
+ * (--stats), whose chunks edges.c joins by the offset each task gives
+ * them: a decoded stream's chunks must join up, no gap and no overlap,
+ * to exactly its length.  A disagreement aborts.
  *
  * The first byte of a case chooses: bits 0-2 the region size, bits 3-4 the
  * threads, bits 5-7 the CPU backend's chunk size; the rest is the stream.
@@ -33,6 +36,7 @@
 
 #include "backend.h"
 #include "count.h"
+#include "edges.h"
 #include "gzip_parallel.h"
 #include "reference.h"
 #include "zstd_parallel.h"
@@ -105,6 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.backend = GPUHIST_BACKEND_CPU;
 	opts.threads = threads;
 	opts.chunk_bytes = chunk_sizes[data[0] >> 5];
+	opts.stats = !zstd;
 	b = gh_backend_cpu_open(&opts, why, sizeof(why));
 	if (!b)
 		disagree(why);
@@ -124,13 +129,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	atomic_init(&stats.tasks, 0);
 	atomic_init(&stats.guessed, 0);
 	atomic_init(&stats.redone, 0);
+	struct gh_joins joins = { .edges = gh_edges_new() };
+	struct gpuhist_stream stream = { 0, 0, 0 };
+	uint64_t bytes = 0;
+
 	input = b->ops->begin(b, threads);
-	if (input < 0)
+	if (input < 0 || !joins.edges)
 		disagree(b->error);
-	res = gh_gzip_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
-			       &stats);
+	res = gh_gzip_parallel(b, input, &joins, fd, 0, len, threads, NULL,
+			       NULL, &stats);
 	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
+	for (int v = 0; v < 256; v++)
+		bytes += got[v];
+	if (res == GH_GZP_DONE && gh_edges_end(joins.edges, bytes, &stream))
+		disagree("the tasks' chunks do not join up at their offsets");
+	gh_edges_free(joins.edges);
 	if (res == GH_GZP_BACKEND)
 		disagree("the backend failed");
 	if (want_ret < 0 && res == GH_GZP_DONE)
