@@ -552,7 +552,7 @@ confirmed:
 		goto flush_failed;
 done:
 	/* A chunk never holds two tasks' bytes: for seams.c, a task is one
-	 * piece of the input. */
+	 * piece of the input; for edges.c, a chunk has one offset. */
 	if (submit_chunk(w)) {
 		fail(p, true);
 		return -1;

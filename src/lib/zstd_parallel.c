@@ -293,8 +293,9 @@ static void *decode_frames(void *arg)
 		t.frame_base = base;
 		if (!decode_frame(&t, at, len, &decoded))
 			break;
-		/* Code points: a chunk holds one frame's bytes, a piece of
-		 * the input for seams.c. */
+		/* Joined at their edges, a chunk holds one frame's bytes: a
+		 * piece of the input for seams.c, one offset for edges.c (the
+		 * thread's next frame is not the next in the input). */
 		if (p->joins && !submit_chunk(&t, false))
 			break;
 		if (p->offsets && t.frame_out != content) {
