@@ -189,16 +189,18 @@ static void read_filling(int fd, const unsigned char *mem, bool raw,
 	gh_notes_init(&notes, said, sizeof(said));
 	if (!buf)
 		disagree("out of memory");
-	src = mem ? gh_source_open_mem(INPUT_NAME, mem, len, raw, 1, &notes)
-		  : gh_source_open_fd(INPUT_NAME, fd, raw, 1, &notes);
+	const struct gpuhist_input input = {
+		.type = mem ? GPUHIST_INPUT_MEMORY : GPUHIST_INPUT_FD,
+		.name = INPUT_NAME, .fd = fd, .data = mem, .size = len,
+	};
+
+	src = gh_source_open(&input, raw, 1, &notes);
 	if (!src) {
 		o->failed = 1;
 		free(buf);
 		return;
 	}
-	const char *format;
-
-	o->is_gzip = gh_source_decoder(src, &format) != NULL;
+	o->is_gzip = gh_source_decoding(src) != NULL;
 	if (gh_source_can_pread(src) != (on_memfd && !o->is_gzip))
 		disagree("can_pread is wrong for this kind of input");
 	for (;;) {
@@ -235,7 +237,11 @@ static void read_at_offsets(int fd, uint64_t chunk, size_t junk,
 
 	memset(o, 0, sizeof(*o));
 	gh_notes_init(&notes, said, sizeof(said));
-	src = gh_source_open_fd(INPUT_NAME, fd, true, 1, &notes);
+	const struct gpuhist_input input = {
+		.type = GPUHIST_INPUT_FD, .name = INPUT_NAME, .fd = fd,
+	};
+
+	src = gh_source_open(&input, true, 1, &notes);
 	if (!buf || !src || !gh_source_can_pread(src))
 		disagree("cannot read a memfd raw at offsets");
 	for (;;) {

@@ -1,14 +1,14 @@
 /* fuzz-parallel.c - libFuzzer harness: the parallel gzip decoder against zlib
  *
  * Arbitrary bytes that begin as gzip does (1f 8b) go into a memfd and
- * through gh_gzip_parallel() (gzip_parallel.c, deflate_marked.c) into the
+ * through gh_gzip_pieces() (gzip_parallel.c, deflate_marked.c) into the
  * real CPU backend, with regions of a few bytes to a few KiB so that a case
  * has many tasks, each guessing a block start and confirming it.  The
  * reference shares none of that code: zlib decodes the whole stream at
  * once (windowBits 31, member after member, then zero bytes or nothing, as
  * gunzip.c rules), counted one byte at a time.  Where zlib succeeds the
  * parallel decoder must finish with the same 256 totals; where zlib fails
- * it must give up (GH_GZP_SERIAL: the serial decoder then gives the
+ * it must give up (GH_PIECES_SERIAL: the serial decoder then gives the
  * verdict) and never report a count.  It counts ent's stream sums too
  * (--stats), whose chunks edges.c joins by the offset each task gives
  * them: a decoded stream's chunks must join up, no gap and no overlap,
@@ -17,7 +17,7 @@
  * The first byte of a case chooses: bits 0-2 the region size, bits 3-4 the
  * threads, bits 5-7 the CPU backend's chunk size; the rest is the stream.
  *
- * A stream that begins as zstd does goes through gh_zstd_parallel()
+ * A stream that begins as zstd does goes through gh_zstd_pieces()
  * (zstd_parallel.c: frames found by walking their headers, decoded on
  * several threads) instead, against libzstd's one-shot decode of the
  * whole stream: where zstd takes it the frames must be decoded (or the
@@ -34,7 +34,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "count.h"
 #include "edges.h"
 #include "gzip_parallel.h"
@@ -59,29 +59,31 @@ static void disagree(const char *what)
 static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 		      size_t len, int threads)
 {
-	uint64_t want[256] = { 0 }, got[256], frames;
+	uint64_t want[256] = { 0 }, got[256];
 	struct gh_stream_part part = { 0, 0 };
 	int want_ret = gh_fuzz_packed_totals(1, p, len, want);
 	int input = b->ops->begin(b, threads);
-	enum gh_zstd_parallel_result res;
+	enum gh_pieces_result res;
 
 	if (want_ret == -2)
 		disagree("reference: libzstd failed to start");
 	if (input < 0)
 		disagree(b->error);
-	res = gh_zstd_parallel(b, input, NULL, fd, 0, len, threads, NULL, NULL,
-			       &frames);
+	struct gh_pieces_job job = { .b = b, .input = input, .fd = fd,
+				     .size = len, .threads = threads };
+
+	res = gh_zstd_pieces(&job);
 	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
-	if (res == GH_ZSTDP_BACKEND)
+	if (res == GH_PIECES_FAILED)
 		disagree("the backend failed");
 	if (want_ret == -3)
 		return;                 /* too large for the reference */
-	if (want_ret < 0 && res == GH_ZSTDP_DONE)
+	if (want_ret < 0 && res == GH_PIECES_DONE)
 		disagree("the frame decoder took a stream zstd rejects");
-	if (want_ret == 0 && res == GH_ZSTDP_SERIAL)
+	if (want_ret == 0 && res == GH_PIECES_SERIAL)
 		disagree("the frame decoder gave up on a stream zstd takes");
-	if (res == GH_ZSTDP_DONE && memcmp(got, want, sizeof(got)))
+	if (res == GH_PIECES_DONE && memcmp(got, want, sizeof(got)))
 		disagree("the zstd totals differ");
 }
 
@@ -90,11 +92,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t want[256] = { 0 }, got[256];
 	struct gh_stream_part part = { 0, 0 };
 	struct gpuhist_options opts;
-	struct gh_gzip_stats stats;
+	unsigned long long tasks = 0, guessed = 0, redone = 0;
 	struct gh_backend *b;
 	char why[256];
 	int fd, input, threads, want_ret;
-	enum gh_gzip_parallel_result res;
+	enum gh_pieces_result res;
 
 	bool zstd = size >= 5 && gh_fuzz_packed_kind(data + 1, size - 1) == 1;
 
@@ -126,9 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want_ret = gh_fuzz_zlib_totals(p, len, want);
 	if (want_ret == -2)
 		disagree("reference: zlib failed to start");
-	atomic_init(&stats.tasks, 0);
-	atomic_init(&stats.guessed, 0);
-	atomic_init(&stats.redone, 0);
 	struct gh_joins joins = { .edges = gh_edges_new() };
 	struct gpuhist_stream stream = { 0, 0, 0 };
 	uint64_t bytes = 0;
@@ -136,25 +135,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	input = b->ops->begin(b, threads);
 	if (input < 0 || !joins.edges)
 		disagree(b->error);
-	res = gh_gzip_parallel(b, input, &joins, fd, 0, len, threads, NULL,
-			       NULL, &stats);
+	struct gh_pieces_job job = { .b = b, .input = input, .joins = &joins,
+				     .fd = fd, .size = len, .threads = threads };
+
+	res = gh_gzip_pieces(&job);
+	sscanf(job.summary, "%llu regions, %llu started at a guessed block, %llu decoded again",
+	       &tasks, &guessed, &redone);
 	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
 	for (int v = 0; v < 256; v++)
 		bytes += got[v];
-	if (res == GH_GZP_DONE && gh_edges_end(joins.edges, bytes, &stream))
+	if (res == GH_PIECES_DONE && gh_edges_end(joins.edges, bytes, &stream))
 		disagree("the tasks' chunks do not join up at their offsets");
 	gh_edges_free(joins.edges);
-	if (res == GH_GZP_BACKEND)
+	if (res == GH_PIECES_FAILED)
 		disagree("the backend failed");
-	if (want_ret < 0 && res == GH_GZP_DONE)
+	if (want_ret < 0 && res == GH_PIECES_DONE)
 		disagree("the parallel decoder took a stream zlib rejects");
-	if (want_ret == 0 && res != GH_GZP_DONE)
+	if (want_ret == 0 && res != GH_PIECES_DONE)
 		disagree("the parallel decoder gave up on a stream zlib takes");
-	if (res == GH_GZP_DONE && memcmp(got, want, sizeof(got)))
+	if (res == GH_PIECES_DONE && memcmp(got, want, sizeof(got)))
 		disagree("the totals differ");
-	if (atomic_load(&stats.guessed) + atomic_load(&stats.redone) >=
-	    atomic_load(&stats.tasks) && atomic_load(&stats.tasks) > 0)
+	if (guessed + redone >= tasks && tasks > 0)
 		disagree("more regions started than there are after the first");
 	close(fd);
 	b->ops->destroy(b);

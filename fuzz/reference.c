@@ -16,6 +16,11 @@
 #include <bzlib.h>
 #endif
 
+#ifdef HAVE_LZ4
+#include <lz4.h>
+#include <lz4frame.h>
+#endif
+
 #include "count.h"
 #include "reference.h"
 
@@ -73,8 +78,102 @@ int gh_fuzz_packed_kind(const unsigned char *p, size_t len)
 	if (len >= 4 && p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' &&
 	    p[3] >= '1' && p[3] <= '9')
 		return 3;
+	if (len >= 4 && (!memcmp(p, "\x04\x22\x4d\x18", 4) ||
+			 !memcmp(p, "\x02\x21\x4c\x18", 4)))
+		return 4;
 	return 0;
 }
+
+#ifdef HAVE_LZ4
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* lz4 as lz4 -dc decodes it, the whole input at once: frames (liblz4's
+ * frame decoder, skippable frames too) and legacy frames block by block,
+ * until the input ends between frames; anything else refused. */
+static int lz4_totals(const unsigned char *p, size_t len, unsigned char *out,
+		      size_t out_max, size_t *got)
+{
+	const uint32_t legacy = 0x184C2102u;
+	const size_t block = (size_t)8 << 20;
+	size_t pos = 0;
+
+	while (pos < len) {
+		if (len - pos < 4)
+			return -1;
+		uint32_t magic = le32(p + pos);
+
+		if (magic == legacy) {
+			unsigned char *tmp = malloc(block);
+			int ret = 0;
+
+			if (!tmp)
+				return -2;
+			for (pos += 4; pos < len && !ret;) {
+				uint32_t bs;
+
+				if (len - pos < 4) {
+					ret = -1;
+					break;
+				}
+				bs = le32(p + pos);
+				if (bs == legacy ||
+				    bs > (uint32_t)LZ4_COMPRESSBOUND(block))
+					break;  /* the next frame's magic */
+				pos += 4;
+				if (len - pos < bs) {
+					ret = -1;
+					break;
+				}
+				int n = LZ4_decompress_safe((const char *)p + pos,
+							    (char *)tmp, (int)bs,
+							    (int)block);
+				if (n <= 0)
+					ret = -1;
+				else if (*got + (size_t)n > out_max)
+					ret = -3;
+				else
+					memcpy(out + *got, tmp, (size_t)n);
+				*got += n > 0 ? (size_t)n : 0;
+				pos += bs;
+			}
+			free(tmp);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (magic != 0x184D2204u && (magic & 0xfffffff0u) != 0x184D2A50u)
+			return -1;
+		LZ4F_dctx *d;
+		size_t r = 1;
+
+		if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+			return -2;
+		while (r) {
+			size_t src = len - pos, dst = out_max - *got;
+
+			r = LZ4F_decompress(d, out + *got, &dst, p + pos, &src,
+					    NULL);
+			pos += src;
+			*got += dst;
+			if (LZ4F_isError(r) || (r && pos == len && dst == 0 &&
+						*got < out_max))
+				break;
+			if (r && *got == out_max) {
+				LZ4F_freeDecompressionContext(d);
+				return -3;
+			}
+		}
+		LZ4F_freeDecompressionContext(d);
+		if (r)
+			return -1;      /* corrupt, or truncated */
+	}
+	return 0;
+}
+#endif
 
 /* Room for the decoded output; more is not known here. */
 #define OUT_MAX ((size_t)1 << 20)
@@ -122,6 +221,11 @@ int gh_fuzz_packed_totals(int kind, const unsigned char *p, size_t len,
 		      : r == LZMA_BUF_ERROR && got == OUT_MAX ? -3 : -1;
 		break;
 	}
+#endif
+#ifdef HAVE_LZ4
+	case 4:
+		ret = lz4_totals(p, len, out, OUT_MAX, &got);
+		break;
 #endif
 #ifdef HAVE_BZIP2
 	case 3: {

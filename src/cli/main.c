@@ -16,20 +16,9 @@
  * report each, then the total), or under mpirun to mpi_run.c, which plans
  * and reduces around the same run layer.
  *
- * Input sources (lib/source.c) open files, descriptors or memory and
- * recognise gzip (lib/gunzip.c) by its first two bytes.  The pipeline
- * (lib/pipeline.c) counts several operands at once and hands their results
- * back in operand order, moving each input into chunks that the backend
- * owns: pinned host memory for the GPU backend, plain memory for the CPU
- * one, so readers write straight into them.  A plain regular file is read
- * by --threads readers at once (pread at chunk offsets; order does not
- * matter to a histogram); a big gzip file is decoded by several threads
- * (lib/gzip_parallel.c); pipes and small gzip are read in order by one.
- * A chunk handed back with submit() is counted asynchronously while readers
- * fill the next ones: on the GPU, copy and kernel on one of several CUDA
- * streams; on the CPU, by a worker pool or by the readers themselves.  The
- * ring of chunks is allocated once, so memory is that ring and a decoder's
- * buffers, never the input's size.
+ * The library's own map (src/lib/README) says how an input reaches the
+ * backend: sources and their decoders, chunks the backend owns, the
+ * pipeline's threads and the locks they take.
  *
  * Counters.  Every input is counted into 256 unsigned 64-bit totals (on
  * the device, for the GPU backend), fetched once when the input ends.
@@ -44,33 +33,16 @@
  * exit status is then 1.  --backend=gpu fails when no GPU is usable,
  * before anything is written.
  *
- * Choosing.  --backend=auto (lib/backend_auto.c) counts on the CPU and
+ * Choosing.  --backend=auto (lib/backend/backend_auto.c) counts on the CPU and
  * starts a GPU beside it, in a thread of its own, only where that pays: at
  * once for regular files of 512 MiB a thread, and for streams once the CPU
  * falls behind.  Chunks go to the GPU once it is ready, and an input's
  * totals are the sum of both parts.  No GPU, or one that fails, leaves the
  * CPU counting.
  *
- * Threads and locks.  The calling thread runs gpuhist_count(): it waits
- * for results in operand order and calls the progress callback (holding
- * the pipeline's lock, so the callback must not call into the counter)
- * and the result callback (holding none).  Up to 16 input workers each
- * count one input, with reader or decoder threads of their own; the
- * backends run worker pools (CPU) or nothing (GPU: CUDA streams), and auto
- * a thread that starts the GPU.  Locks, each held briefly and never
- * across a read or a wait for a chunk (condition waits release them):
- *  - pipeline: one lock for its jobs (which operand runs, which is done);
- *  - gzip_parallel: one lock for the chain of regions;
- *  - the CPU backend: one lock for its ring, queue and per-input totals;
- *  - the GPU backend: one lock for its free queue and its error;
- *  - auto: one lock for its statistics, its error and the GPU's input ids,
- *    and it alone nests: it calls the GPU's begin() under it (so an input
- *    gets one GPU id however many readers race there), so the order is
- *    auto, then GPU; no backend calls back into auto or the pipeline;
- *  - the command: msg.c's stderr lock, taken by the progress meter (so
- *    under the pipeline's lock: pipeline, then stderr) and by messages.
- * Totals of an input are summed under its backend's lock, or on the device;
- * counters of progress (bytes, offsets) are atomics.
+ * Threads and locks: the library's (src/lib/README), and the command's
+ * own: msg.c's stderr lock, taken by the progress meter (so under the
+ * pipeline's lock: pipeline, then stderr) and by messages.
  */
 #include "config.h"
 

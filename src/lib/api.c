@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "choose.h"
 #include "clock.h"
 #include "gpuhist.h"
 #include "notes.h"

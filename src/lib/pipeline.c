@@ -41,8 +41,6 @@
 #include <time.h>
 
 #include "clock.h"
-#include "gzip_parallel.h"
-#include "zstd_parallel.h"
 #include "notes.h"
 #include "pipeline.h"
 #include "source.h"
@@ -180,9 +178,11 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, NULL, err);
 			break;
 		}
-		if (gh_submit(joins_of(rd->job), b, rd->input, c,
-			      (uint64_t)got, gh_place_at(offset))) {
-			readers_fail(rd, b->error, 0);
+		const char *why = gh_submit(joins_of(rd->job), b, rd->input, c,
+					    (uint64_t)got, gh_place_at(offset));
+
+		if (why) {
+			readers_fail(rd, why, 0);
 			break;
 		}
 		if ((uint64_t)got < want) {
@@ -243,8 +243,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			    struct job *job, int input)
 {
 	struct gh_backend *b = run->backend;
-	const char *format;
-	bool plain = !gh_source_decoder(src, &format);
+	bool plain = !gh_source_decoding(src);
 	uint64_t at = 0;                    /* where the next chunk begins */
 
 	for (;;) {
@@ -262,9 +261,13 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
 		got = gh_source_fill(src, c->data, want);
-		if (gh_submit(joins_of(job), b, input, c,
-			      got > 0 ? (uint64_t)got : 0, gh_place_at(at))) {
-			gh_note(&job->notes, "%s: %s", job->name, b->error);
+
+		const char *why = gh_submit(joins_of(job), b, input, c,
+					    got > 0 ? (uint64_t)got : 0,
+					    gh_place_at(at));
+
+		if (why) {
+			gh_note(&job->notes, "%s: %s", job->name, why);
 			return -1;
 		}
 		if (got <= 0)
@@ -274,16 +277,16 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 	}
 }
 
-/* What the parallel gzip decoder reports goes to the meter and -v. */
-struct gzip_meter {
+/* What a decoder of pieces reports goes to the meter and -v. */
+struct pieces_meter {
 	struct gh_run *run;
 	struct job *job;
 	atomic_uint_least64_t added;
 };
 
-static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
+static void pieces_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 {
-	struct gzip_meter *m = ctx;
+	struct pieces_meter *m = ctx;
 
 	if (bytes) {
 		atomic_fetch_add(&m->run->bytes_done, bytes);
@@ -292,24 +295,6 @@ static void gzip_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 	}
 	if (consumed)
 		atomic_store(&m->job->consumed, consumed);
-}
-
-/* How a compressed input was decoded, for -v: each pair a static one. */
-static const struct gh_decoding decodings[] = {
-	{ "gzip", "isa-l" }, { "gzip", "zlib" },
-	{ "gzip", "gpuhist's parallel decoder" },
-	{ "zstd", "libzstd" }, { "zstd", "libzstd, frames in parallel" },
-	{ "xz", "liblzma" }, { "xz", "liblzma's threaded decoder" },
-	{ "bzip2", "libbz2" },
-};
-
-static void note_decoding(struct gh_run *run, const char *format,
-			  const char *decoder)
-{
-	for (size_t i = 0; i < sizeof(decodings) / sizeof(decodings[0]); i++)
-		if (!strcmp(decodings[i].format, format) &&
-		    !strcmp(decodings[i].decoder, decoder))
-			atomic_store(&run->decoding, &decodings[i]);
 }
 
 /* Throws away what input *input holds and opens it again for one reader;
@@ -339,128 +324,54 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
 }
 
 /*
- * After a parallel decoder gave up (invalid data, or a read it could not
- * make): throws away what it counted and decodes the input again,
- * serially, from its first byte; that decoder's verdict and message then
- * stand (gzip's by zlib, which is stricter than ISA-L).  0, or -1 (noted).
+ * Decodes the input in independent pieces on `threads` threads (its
+ * decoder splits it: gzip's regions, zstd's frames).  Where that decoder
+ * gives up (invalid data, or a read it could not make), what it counted is
+ * thrown away and the input is decoded again, in order, from its first
+ * byte by the strictest engine (gzip: zlib, not ISA-L, which is more
+ * lenient), which then gives the verdict and the message.  Where the input
+ * does not split after all (one zstd frame), it is begun again for one
+ * reader, so that the CPU's workers count while this thread decodes.  0,
+ * or -1 (noted) on failure.
  */
-static int redo_serially(struct gh_run *run, struct gh_source *src,
-			 struct job *job, int *input, struct gzip_meter *meter,
-			 const char *format, const char *decoder)
+static int count_pieces(struct gh_run *run, struct gh_source *src,
+			struct job *job, int *input, int threads)
 {
-	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter->added));
-	atomic_fetch_sub(&job->counted, atomic_load(&meter->added));
-	if (begin_again(run, job, input))
-		return -1;
-	if (run->opts->verbose)
-		gh_note(&job->notes, "%s: the parallel %s decoder gave up; decoding serially with %s",
-			job->name, format, decoder);
-	if (gh_source_restart(src))
-		return -1;
-	return count_sequential(run, src, job, *input);
-}
-
-/*
- * A gzip file decoded by `threads` threads at once (gzip_parallel.c).
- * Where that decoder gives up (invalid data, or a read it could not make),
- * what it counted is thrown away and the input is decoded again, serially,
- * from its first byte by zlib (not ISA-L, which is more lenient): zlib
- * then gives the verdict and the message.  0, or -1 (message printed) on
- * failure.
- */
-static int count_gzip_parallel(struct gh_run *run, struct gh_source *src,
-			       struct job *job, int *input, int threads)
-{
-	struct gh_backend *b = run->backend;
-	struct gzip_meter meter = { .run = run, .job = job };
-	struct gh_gzip_stats stats;
-	uint64_t start, size;
-	int fd;
+	struct pieces_meter meter = { .run = run, .job = job };
+	struct gh_pieces_job pj = { .b = run->backend, .input = *input,
+				    .joins = joins_of(job),
+				    .threads = threads,
+				    .progress = pieces_progress, .ctx = &meter };
+	const struct gh_decoding *serial = gh_source_decoding(src);
 
 	atomic_init(&meter.added, 0);
-	atomic_init(&stats.tasks, 0);
-	atomic_init(&stats.guessed, 0);
-	atomic_init(&stats.redone, 0);
-	gh_source_gzip_file(src, &fd, &start, &size);
-	switch (gh_gzip_parallel(b, *input, joins_of(job), fd, start, size,
-				 threads, gzip_progress, &meter, &stats)) {
-	case GH_GZP_DONE:
-		note_decoding(run, "gzip", "gpuhist's parallel decoder");
-		gh_source_pread_end(src, size);
+	switch (gh_source_pieces(src, &pj)) {
+	case GH_PIECES_DONE:
+		atomic_store(&run->decoding, gh_source_pieces_decoding(src));
 		if (run->opts->verbose)
-			gh_note(&job->notes, "%s: gzip decoded by %d thread%s: %llu regions, "
-			       "%llu started at a guessed block, %llu decoded "
-			       "again", job->name, threads, threads > 1 ? "s" : "",
-			       (unsigned long long)atomic_load(&stats.tasks),
-			       (unsigned long long)atomic_load(&stats.guessed),
-			       (unsigned long long)atomic_load(&stats.redone));
+			gh_note(&job->notes, "%s: %s decoded by %d thread%s: %s",
+				job->name, serial->format, threads,
+				threads > 1 ? "s" : "", pj.summary);
 		return 0;
-	case GH_GZP_BACKEND:
-		gh_note(&job->notes, "%s: %s", job->name, b->error);
+	case GH_PIECES_FAILED:
+		gh_note(&job->notes, "%s: %s", job->name, pj.why);
 		return -1;
-	case GH_GZP_SERIAL:
-		break;
-	}
-	return redo_serially(run, src, job, input, &meter, "gzip", "zlib");
-}
-
-/*
- * A zstd file of several frames decoded by `threads` threads at once
- * (zstd_parallel.c); one of a single frame, serially.  Where the parallel
- * decoder gives up, the serial one decodes it again and gives the verdict.
- */
-static int count_zstd(struct gh_run *run, struct gh_source *src,
-		      struct job *job, int *input, int threads)
-{
-	struct gh_backend *b = run->backend;
-	struct gzip_meter meter = { .run = run, .job = job };
-	uint64_t start, size, frames;
-	int fd;
-
-	atomic_init(&meter.added, 0);
-	gh_source_zstd_file(src, &fd, &start, &size);
-	switch (gh_zstd_parallel(b, *input, joins_of(job), fd, start, size,
-				 threads, gzip_progress, &meter, &frames)) {
-	case GH_ZSTDP_DONE:
-		note_decoding(run, "zstd", "libzstd, frames in parallel");
-		gh_source_pread_end(src, size);
-		if (run->opts->verbose)
-			gh_note(&job->notes, "%s: zstd decoded by %d threads: %llu frames",
-				job->name, threads,
-				(unsigned long long)frames);
-		return 0;
-	case GH_ZSTDP_BACKEND:
-		gh_note(&job->notes, "%s: %s", job->name, b->error);
-		return -1;
-	case GH_ZSTDP_ONE_FRAME:
-		/* Decoded in order after all: begun again for one reader, so
-		 * that the CPU's workers count while this thread decodes
-		 * (several readers count their own chunks themselves). */
+	case GH_PIECES_IN_ORDER:
 		if (begin_again(run, job, input))
 			return -1;
 		return count_sequential(run, src, job, *input);
-	case GH_ZSTDP_SERIAL:
+	case GH_PIECES_SERIAL:
 		break;
 	}
-	return redo_serially(run, src, job, input, &meter, "zstd", "libzstd");
-}
-
-/* Opens what input names, its messages going to notes. */
-static struct gh_source *open_source(const struct gpuhist_input *input,
-				     bool raw, int threads,
-				     struct gh_notes *notes)
-{
-	switch (input->type) {
-	case GPUHIST_INPUT_FD:
-		return gh_source_open_fd(input->name, input->fd, raw, threads,
-					 notes);
-	case GPUHIST_INPUT_MEMORY:
-		return gh_source_open_mem(input->name, input->data, input->size,
-					  raw, threads, notes);
-	case GPUHIST_INPUT_PATH:
-		break;
-	}
-	return gh_source_open(input->name, raw, threads, notes);
+	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
+	atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
+	if (begin_again(run, job, input) || gh_source_restart(src))
+		return -1;
+	serial = gh_source_decoding(src);
+	if (run->opts->verbose)
+		gh_note(&job->notes, "%s: the parallel %s decoder gave up; decoding serially with %s",
+			job->name, serial->format, serial->decoder);
+	return count_sequential(run, src, job, *input);
 }
 
 /*
@@ -493,12 +404,10 @@ static int count_one(struct inputs *in, struct job *job)
 	struct gh_run *run = in->run;
 	struct gh_backend *b = run->backend;
 	struct gh_source *src;
-	int input, readers, ret, gzip_threads = 0;
-	uint64_t gz_start, gz_size;
-	int gz_fd;
+	int input, readers, ret, pieces = 0;
 
-	src = open_source(job->input, run->opts->raw, in->readers_each,
-			  &job->notes);
+	src = gh_source_open(job->input, run->opts->raw, in->readers_each,
+			     &job->notes);
 	if (!src)
 		return -1;
 	if (ranged(job->input) && !gh_source_can_pread(src)) {
@@ -510,31 +419,15 @@ static int count_one(struct inputs *in, struct job *job)
 	}
 	atomic_store(&job->size, ranged(job->input) ? job->input->length
 						    : gh_source_size(src));
-	const char *engine = gh_source_gzip_engine(src), *format;
-	const char *decoder = gh_source_decoder(src, &format);
+	const struct gh_decoding *decoding = gh_source_decoding(src);
 
-	if (decoder)
-		note_decoding(run, format, decoder);
-	/* A gzip file of four regions or more goes to gpuhist's own decoder,
-	 * on its share of the threads, where that share pays (see
-	 * gh_gzip_parallel_threads), or where other inputs are counted at
-	 * once: then no core is spare for the check that runs beside ISA-L
-	 * (gzip_check.c), and the decoder's one core beats ISA-L's two.
-	 * Smaller files start faster with ISA-L. */
-	bool others = in->workers > 1;
-
-	if (!ranged(job->input) &&
-	    gh_source_gzip_file(src, &gz_fd, &gz_start, &gz_size) &&
-	    gz_size >= 4 * gh_gzip_region(gz_size, in->readers_each) &&
-	    (others || in->readers_each >= gh_gzip_parallel_threads(engine)))
-		gzip_threads = in->readers_each;
-	readers = gzip_threads ? gzip_threads
+	if (decoding)
+		atomic_store(&run->decoding, decoding);
+	if (!ranged(job->input))
+		pieces = gh_source_pieces_threads(src, in->readers_each,
+						  in->workers > 1);
+	readers = pieces ? pieces
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
-	bool zstd_file = !ranged(job->input) && in->readers_each > 1 &&
-			 gh_source_zstd_file(src, &gz_fd, &gz_start, &gz_size);
-
-	if (zstd_file)
-		readers = in->readers_each;
 	job->part = (struct gh_stream_part){ 0, 0 };
 	job->stream = (struct gpuhist_stream){ 0, 0, 0 };
 	job->joins = (struct gh_joins){ NULL, NULL };
@@ -553,10 +446,8 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 		goto out;
 	}
-	if (gzip_threads)
-		ret = count_gzip_parallel(run, src, job, &input, gzip_threads);
-	else if (zstd_file)
-		ret = count_zstd(run, src, job, &input, readers);
+	if (pieces)
+		ret = count_pieces(run, src, job, &input, pieces);
 	else if (readers > 1 || ranged(job->input))
 		ret = count_parallel(run, src, job, input, readers);
 	else

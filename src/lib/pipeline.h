@@ -7,13 +7,8 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "decoder.h"
 #include "gpuhist.h"
-
-/* How a compressed input was decoded, for -v: a static pair. */
-struct gh_decoding {
-	const char *format;         /* "gzip", "zstd", "xz", "bzip2" */
-	const char *decoder;        /* "isa-l", "libzstd", ... */
-};
 
 /* What the pipeline counts with, and what it has done, in one place. */
 struct gh_run {

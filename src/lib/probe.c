@@ -10,13 +10,12 @@
 
 #include "formats.h"
 #include "gpuhist.h"
-#include "unpack.h"
 
 enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size)
 {
 	unsigned char magic[GH_MAGIC_MAX];
 	struct stat st;
-	bool packed = false;
+	const struct gh_format *f = NULL;
 	ssize_t n;
 	int fd;
 
@@ -41,29 +40,31 @@ enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size)
 		return GPUHIST_KIND_UNREADABLE;
 	n = pread(fd, magic, sizeof(magic), 0);
 	if (n > 0)
-		packed = gh_is_gzip(magic, (size_t)n) ||
-			 gh_packed_format(magic, (size_t)n) >= 0;
+		f = gh_format_of(magic, (size_t)n);
 	close(fd);
-	return packed ? GPUHIST_KIND_COMPRESSED : GPUHIST_KIND_FILE;
+	/* What this build does not decode is counted as it is. */
+	return f && f->decoder ? GPUHIST_KIND_COMPRESSED : GPUHIST_KIND_FILE;
 }
 
 void gpuhist_decoders(char *buf, size_t len)
 {
-	static const enum gh_packed packed[] = { GH_PACKED_ZSTD, GH_PACKED_XZ,
-						 GH_PACKED_BZIP2 };
+	const struct gh_format *f;
 	size_t used;
 
 	if (!len)
 		return;
-#ifdef HAVE_ISAL
-	snprintf(buf, len, "gzip (ISA-L, zlib)");
-#else
-	snprintf(buf, len, "gzip (zlib)");
-#endif
-	for (size_t i = 0; i < sizeof(packed) / sizeof(packed[0]); i++) {
+	*buf = 0;
+	for (int i = 0; (f = gh_format_row(i)); i++) {
+		if (!f->optional)
+			continue;
+		const char *what = f->decoder ? f->decoder->engines
+				   : "not built in";
+
 		used = strlen(buf);
-		snprintf(buf + used, len - used, ", %s%s",
-			 gh_packed_name(packed[i]),
-			 gh_packed_built(packed[i]) ? "" : " (not built in)");
+		snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			 f->name);
+		used = strlen(buf);
+		if (what)
+			snprintf(buf + used, len - used, " (%s)", what);
 	}
 }

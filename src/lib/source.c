@@ -1,14 +1,14 @@
-/* source.c - one input: a file, a descriptor or memory, plain or gzip, read in chunks
+/* source.c - one input: a file, a descriptor or memory, plain or compressed, read in chunks
  *
- * gzip is recognised by its first two bytes (1f 8b), on files and on pipes
- * alike, so the bytes read to decide are kept and handed on: to the chunk
- * for plain input, to the decoder for gzip.  Memory is this struct and the
- * decoder's buffers, whatever the input's size.
- *
- * zstd, xz and bzip2 are recognised too, by up to six bytes, and decoded
- * by their libraries (unpack.c); a build without one refuses such input.
- * What goes wrong is written into the input's notes (notes.h), never
- * printed.
+ * The format is told by the input's first bytes (formats.c's table), on
+ * files and pipes alike, so the bytes read to decide are kept and handed
+ * on: to the chunk for plain input, to the decoder otherwise.  A format
+ * this build does not decode (zip, or one left out at configure time) is
+ * counted as it is, with its row's warning.  Every decoder is reached
+ * through its const ops table (decode/decoder.h) and no format is named
+ * here.  Memory is this struct and the decoder's buffers, whatever the
+ * input's size.  What goes wrong is written into the input's notes
+ * (notes.h), never printed.
  */
 #define _GNU_SOURCE             /* F_SETPIPE_SZ */
 #include "config.h"
@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include "formats.h"
-#include "gunzip.h"
 #include "source.h"
-#include "unpack.h"
+
+/* Most bytes one call asks of a decoder (libraries count in 32 bits). */
+#define GH_DECODE_STEP_MAX ((uint64_t)1 << 30)
 
 struct gh_source {
 	const char *name;
@@ -36,14 +37,12 @@ struct gh_source {
 	bool regular;               /* a regular file: pread() works */
 	off_t start;                /* where the input began in the file */
 	uint64_t consumed;          /* raw bytes read (plain input) */
-	unsigned char peek[GH_MAGIC_MAX];   /* bytes read while looking for
-				     * gzip (2), zstd, xz or bzip2 (up to 6) */
+	unsigned char peek[GH_MAGIC_MAX];   /* bytes read to tell the format */
 	unsigned peek_len;
 	bool eof;                   /* read() has said end of file */
-	struct gh_gunzip *gz;       /* gzip input, else NULL */
-	struct gh_unpack *up;       /* zstd, xz or bzip2 input, else NULL */
-	int packed;                 /* up's format (enum gh_packed), or -1 */
-	int threads;                /* an xz decoder's threads */
+	const struct gh_decoder *decoder;   /* compressed input, else NULL */
+	void *dec;                  /* its state */
+	int threads;                /* a decoder's threads */
 };
 
 /*
@@ -90,28 +89,44 @@ static void widen_pipe(int fd)
 #endif
 }
 
-/* Takes over reading fd (closed by gh_source_close() when owns_fd). */
-/* Starts the decoder of format `packed` (enum gh_packed) on src, reading
- * from fd or memory, after the primed_len bytes at primed; 0, or -1 after
- * noting why. */
-static int start_unpack(struct gh_source *src, int packed,
-			const unsigned char *primed, unsigned primed_len)
+/* Starts src's decoder, reading from where src stands after the
+ * primed_len bytes at primed; 0, or -1 after noting why. */
+static int start_decoder(struct gh_source *src, const unsigned char *primed,
+			 unsigned primed_len, bool strict)
 {
-	const char *why;
+	const struct gh_packed_from from = {
+		.fd = src->fd, .mem = src->mem, .mem_len = src->mem_left,
+		.primed = primed, .primed_len = primed_len,
+		.threads = src->threads, .strict = strict,
+	};
+	const char *why = "out of memory";
 
-	src->packed = packed;
-	src->up = gh_unpack_new((enum gh_packed)packed, src->fd, src->mem,
-				src->mem_left, primed, primed_len,
-				src->threads, &why);
-	if (!src->up) {
-		if (!gh_packed_built((enum gh_packed)packed))
-			gh_note(src->notes, "%s: %s; decode it with %s -dc, or count it as it is with --raw",
-				src->name, why,
-				gh_packed_name((enum gh_packed)packed));
-		else
-			gh_note(src->notes, "%s: %s", src->name, why);
+	src->dec = src->decoder->open(&from, &why);
+	if (!src->dec) {
+		gh_note(src->notes, "%s: %s", src->name, why);
 		return -1;
 	}
+	return 0;
+}
+
+/* Looks at the first len bytes at p for a format: starts its decoder
+ * (primed with them when read from a descriptor), or notes that it is
+ * counted as it is; 0, or -1 after noting why. */
+static int detect(struct gh_source *src, const unsigned char *p, unsigned len)
+{
+	const struct gh_format *f = gh_format_of(p, len);
+
+	if (!f)
+		return 0;
+	if (!f->decoder) {
+		gh_note(src->notes, "%s: %s", src->name, f->not_decoded);
+		return 0;
+	}
+	src->decoder = f->decoder;
+	if (start_decoder(src, src->fd < 0 ? NULL : p,
+			  src->fd < 0 ? 0 : len, false))
+		return -1;
+	src->peek_len = 0;
 	return 0;
 }
 
@@ -131,7 +146,6 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 	src->notes = notes;
 	src->fd = fd;
 	src->owns_fd = owns_fd;
-	src->packed = -1;
 	src->threads = threads;
 	if (fstat(fd, &st) < 0) {
 		gh_note_errno(notes, "%s", name);
@@ -157,38 +171,16 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
-	n = read_upto(fd, src->peek, raw ? 0 : 2, -1, &src->eof);
+	n = read_upto(fd, src->peek, raw ? 0 : sizeof(src->peek), -1,
+		      &src->eof);
 	if (n < 0) {
 		gh_note_errno(notes, "%s: read error", name);
 		goto fail;
 	}
 	src->peek_len = (unsigned)n;
 	src->consumed = (uint64_t)n;
-	if (gh_is_gzip(src->peek, (size_t)n)) {
-		src->gz = gh_gunzip_new(fd, src->peek, 2, false);
-		if (!src->gz) {
-			gh_note(notes, "%s: cannot start the gzip decoder", name);
-			goto fail;
-		}
-		src->peek_len = 0;
-	}
-	if (!src->gz && n == 2 && !src->eof) {
-		n = read_upto(fd, src->peek + 2, sizeof(src->peek) - 2, -1,
-			      &src->eof);
-		if (n < 0) {
-			gh_note_errno(notes, "%s: read error", name);
-			goto fail;
-		}
-		src->peek_len += (unsigned)n;
-		src->consumed += (uint64_t)n;
-		int packed = gh_packed_format(src->peek, src->peek_len);
-
-		if (packed >= 0) {
-			if (start_unpack(src, packed, src->peek, src->peek_len))
-				goto fail;
-			src->peek_len = 0;
-		}
-	}
+	if (detect(src, src->peek, src->peek_len))
+		goto fail;
 	return src;
 fail:
 	if (owns_fd)
@@ -197,30 +189,11 @@ fail:
 	return NULL;
 }
 
-struct gh_source *gh_source_open(const char *name, bool raw, int threads,
-				 struct gh_notes *notes)
-{
-	int fd;
-
-	if (!strcmp(name, "-"))
-		return start(name, STDIN_FILENO, false, raw, threads, notes);
-	fd = open(name, O_RDONLY);
-	if (fd < 0) {
-		gh_note_errno(notes, "%s", name);
-		return NULL;
-	}
-	return start(name, fd, true, raw, threads, notes);
-}
-
-struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw,
-				    int threads, struct gh_notes *notes)
-{
-	return start(name, fd, false, raw, threads, notes);
-}
-
-struct gh_source *gh_source_open_mem(const char *name, const void *data,
-				     uint64_t size, bool raw, int threads,
-				     struct gh_notes *notes)
+/* Opens size bytes of memory at data, which must stay until
+ * gh_source_close(). */
+static struct gh_source *start_mem(const char *name, const void *data,
+				   uint64_t size, bool raw, int threads,
+				   struct gh_notes *notes)
 {
 	struct gh_source *src = calloc(1, sizeof(*src));
 
@@ -233,25 +206,38 @@ struct gh_source *gh_source_open_mem(const char *name, const void *data,
 	src->fd = -1;
 	src->mem = data;
 	src->mem_left = size;
-	src->packed = -1;
 	src->threads = threads;
-	int packed = raw ? -1 : gh_packed_format(src->mem,
-			size < GH_MAGIC_MAX ? (size_t)size : GH_MAGIC_MAX);
-
-	if (packed >= 0) {
-		if (start_unpack(src, packed, NULL, 0)) {
-			free(src);
-			return NULL;
-		}
-	} else if (!raw && gh_is_gzip(src->mem, size)) {
-		src->gz = gh_gunzip_new_mem(src->mem, size, false);
-		if (!src->gz) {
-			gh_note(notes, "%s: cannot start the gzip decoder", name);
-			free(src);
-			return NULL;
-		}
+	if (!raw && detect(src, src->mem,
+			   size < GH_MAGIC_MAX ? (unsigned)size : GH_MAGIC_MAX)) {
+		free(src);
+		return NULL;
 	}
 	return src;
+}
+
+struct gh_source *gh_source_open(const struct gpuhist_input *input, bool raw,
+				 int threads, struct gh_notes *notes)
+{
+	const char *name = input->name;
+	int fd;
+
+	switch (input->type) {
+	case GPUHIST_INPUT_FD:
+		return start(name, input->fd, false, raw, threads, notes);
+	case GPUHIST_INPUT_MEMORY:
+		return start_mem(name, input->data, input->size, raw, threads,
+				 notes);
+	case GPUHIST_INPUT_PATH:
+		break;
+	}
+	if (!strcmp(name, "-"))
+		return start(name, STDIN_FILENO, false, raw, threads, notes);
+	fd = open(name, O_RDONLY);
+	if (fd < 0) {
+		gh_note_errno(notes, "%s", name);
+		return NULL;
+	}
+	return start(name, fd, true, raw, threads, notes);
 }
 
 /* Copies up to cap bytes of memory input into buf. */
@@ -268,51 +254,43 @@ static int64_t fill_from_memory(struct gh_source *src, unsigned char *buf,
 	return (int64_t)n;
 }
 
-/* Notes why decoding failed (why, or NULL for a read error with errno
- * set); returns -1. */
-static int64_t decode_failed(struct gh_source *src, const char *why)
-{
-	if (why)
-		gh_note(src->notes, "%s: %s", src->name, why);
-	else
-		gh_note_errno(src->notes, "%s: read error", src->name);
-	return -1;
-}
-
-/* Fills buf with up to cap decoded bytes of zstd, xz or bzip2 input. */
-static int64_t fill_unpacked(struct gh_source *src, unsigned char *buf,
-			     uint64_t cap)
+/* Fills buf with up to cap decoded bytes: fewer only at the end. */
+static int64_t fill_decoded(struct gh_source *src, unsigned char *buf,
+			    uint64_t cap)
 {
 	uint64_t done = 0;
 
 	while (done < cap) {
-		const char *why, *warning;
-		int64_t n = gh_unpack_read(src->up, buf + done, cap - done,
-					   &why, &warning);
+		uint64_t want = cap - done < GH_DECODE_STEP_MAX
+				? cap - done : GH_DECODE_STEP_MAX;
+		const char *why = NULL, *warning = NULL;
+		int64_t n = src->decoder->read(src->dec, buf + done, want,
+					       &why, &warning);
 
 		if (warning)
 			gh_note(src->notes, "%s: %s", src->name, warning);
-		if (n < 0)
-			return decode_failed(src, why);
-		if (n == 0)
-			break;
+		if (n < 0) {
+			if (why)
+				gh_note(src->notes, "%s: %s", src->name, why);
+			else
+				gh_note_errno(src->notes, "%s: read error",
+					      src->name);
+			return -1;
+		}
 		done += (uint64_t)n;
+		if ((uint64_t)n < want)
+			break;          /* the end */
 	}
 	return (int64_t)done;
 }
 
 int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 {
-	const char *why;
 	uint64_t head = 0;
 	int64_t n;
 
-	if (src->gz) {
-		n = gh_gunzip_read(src->gz, buf, cap, &why);
-		return n < 0 ? decode_failed(src, why) : n;
-	}
-	if (src->up)
-		return fill_unpacked(src, buf, cap);
+	if (src->dec)
+		return fill_decoded(src, buf, cap);
 	if (src->fd < 0)
 		return fill_from_memory(src, buf, cap);
 	if (src->peek_len && cap) {
@@ -333,7 +311,7 @@ int64_t gh_source_fill(struct gh_source *src, unsigned char *buf, uint64_t cap)
 
 bool gh_source_can_pread(const struct gh_source *src)
 {
-	return src->regular && !src->gz && !src->up;
+	return src->regular && !src->dec;
 }
 
 int64_t gh_source_pread(struct gh_source *src, unsigned char *buf,
@@ -357,90 +335,72 @@ uint64_t gh_source_size(const struct gh_source *src)
 
 uint64_t gh_source_consumed(const struct gh_source *src)
 {
-	return src->gz ? gh_gunzip_consumed(src->gz)
-	       : src->up ? gh_unpack_consumed(src->up) : src->consumed;
+	return src->dec ? src->decoder->consumed(src->dec) : src->consumed;
 }
 
-const char *gh_source_gzip_engine(const struct gh_source *src)
+const struct gh_decoding *gh_source_decoding(const struct gh_source *src)
 {
-	return src->gz ? gh_gunzip_engine(src->gz) : NULL;
+	return src->dec ? src->decoder->decoding(src->dec) : NULL;
 }
 
-const char *gh_source_decoder(const struct gh_source *src,
-			      const char **format)
-{
-	if (src->gz) {
-		*format = "gzip";
-		return gh_gunzip_engine(src->gz);
-	}
-	if (src->up) {
-		*format = gh_packed_name((enum gh_packed)src->packed);
-		return gh_unpack_engine(src->up);
-	}
-	*format = NULL;
-	return NULL;
-}
-
-/* Where a regular file's input lies in it: its descriptor, where the
- * input begins and how many bytes it has from there; false for anything
- * else. */
-static bool file_span(const struct gh_source *src, int *fd, uint64_t *start,
+/* Where a regular file's input lies in it: where it begins and how many
+ * bytes it has from there; false for anything else. */
+static bool file_span(const struct gh_source *src, uint64_t *start,
 		      uint64_t *size)
 {
 	if (!src->regular || src->size < (uint64_t)src->start)
 		return false;
-	*fd = src->fd;
 	*start = (uint64_t)src->start;
 	*size = src->size - (uint64_t)src->start;
 	return true;
 }
 
-bool gh_source_zstd_file(const struct gh_source *src, int *fd,
-			 uint64_t *start, uint64_t *size)
+int gh_source_pieces_threads(const struct gh_source *src, int threads,
+			     bool others)
 {
-	return src->packed == GH_PACKED_ZSTD && file_span(src, fd, start, size);
+	uint64_t start, size;
+
+	if (!src->dec || !src->decoder->pieces_threads ||
+	    !file_span(src, &start, &size))
+		return 0;
+	return src->decoder->pieces_threads(src->dec, size, threads, others);
 }
 
-bool gh_source_gzip_file(const struct gh_source *src, int *fd,
-			 uint64_t *start, uint64_t *size)
+enum gh_pieces_result gh_source_pieces(struct gh_source *src,
+				       struct gh_pieces_job *job)
 {
-	return src->gz && file_span(src, fd, start, size);
+	enum gh_pieces_result res;
+
+	job->fd = src->fd;
+	file_span(src, &job->start, &job->size);
+	res = src->decoder->pieces(job);
+	if (res == GH_PIECES_DONE)
+		gh_source_pread_end(src, job->size);
+	return res;
+}
+
+const struct gh_decoding *gh_source_pieces_decoding(const struct gh_source *src)
+{
+	return src->decoder->pieces_decoding;
 }
 
 int gh_source_restart(struct gh_source *src)
 {
-	static const unsigned char magic[2] = { 0x1f, 0x8b };
-
-	if (src->up) {              /* zstd: from its first byte again */
-		gh_unpack_free(src->up);
-		src->up = NULL;
-		if (lseek(src->fd, src->start, SEEK_SET) < 0) {
-			gh_note_errno(src->notes, "%s", src->name);
-			return -1;
-		}
-		return start_unpack(src, src->packed, NULL, 0);
-	}
-	gh_gunzip_free(src->gz);
-	src->gz = NULL;
-	if (lseek(src->fd, src->start + 2, SEEK_SET) < 0) {
+	src->decoder->free(src->dec);
+	src->dec = NULL;
+	if (lseek(src->fd, src->start, SEEK_SET) < 0) {
 		gh_note_errno(src->notes, "%s", src->name);
 		return -1;
 	}
-	src->gz = gh_gunzip_new(src->fd, magic, 2, true);
-	if (!src->gz) {
-		gh_note(src->notes, "%s: cannot start the gzip decoder",
-			src->name);
-		return -1;
-	}
-	return 0;
+	return start_decoder(src, NULL, 0, true);
 }
 
 int gh_source_close(struct gh_source *src)
 {
 	int ret = 0;
 
-	gh_gunzip_free(src->gz);
-	gh_unpack_free(src->up);
+	if (src->dec)
+		src->decoder->free(src->dec);
 	if (src->owns_fd && close(src->fd) < 0) {
 		gh_note_errno(src->notes, "%s: close", src->name);
 		ret = -1;

@@ -1,32 +1,24 @@
-/* source.h - one input: a file, a descriptor or memory, plain or gzip, read in chunks */
+/* source.h - one input: a file, a descriptor or memory, plain or compressed, read in chunks */
 #ifndef GH_SOURCE_H
 #define GH_SOURCE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "decoder.h"
+#include "gpuhist.h"
 #include "notes.h"
 
 struct gh_source;
 
-/* Opens NAME ("-" is stdin) and looks for the magic bytes of gzip, zstd,
- * xz and bzip2 unless raw; an xz decoder may use `threads` threads.  What
- * goes wrong, now or later, is noted in notes as "NAME: reason"; NULL on
+/* Opens what input names (a path, "-" for stdin; a descriptor the caller
+ * has open already, read from where it stands and left open; or memory,
+ * which must stay until gh_source_close()) and tells its format from its
+ * first bytes unless raw; a decoder may use `threads` threads.  What goes
+ * wrong, now or later, is noted in notes as "NAME: reason"; NULL on
  * failure. */
-struct gh_source *gh_source_open(const char *name, bool raw, int threads,
-				 struct gh_notes *notes);
-
-/* The same for a descriptor the caller has open already: read from where
- * it stands, left open by gh_source_close(), and NAME used only in
- * messages. */
-struct gh_source *gh_source_open_fd(const char *name, int fd, bool raw,
-				    int threads, struct gh_notes *notes);
-
-/* The same for size bytes of memory at data, which must stay until
- * gh_source_close(). */
-struct gh_source *gh_source_open_mem(const char *name, const void *data,
-				     uint64_t size, bool raw, int threads,
-				     struct gh_notes *notes);
+struct gh_source *gh_source_open(const struct gpuhist_input *input, bool raw,
+				 int threads, struct gh_notes *notes);
 
 /* Fills buf with up to cap bytes of (decoded) data, as many as the input
  * has: fewer only at its end.  Returns the count (0 at the end), or -1
@@ -53,28 +45,26 @@ void gh_source_pread_end(struct gh_source *src, uint64_t bytes);
  * been read so far, for the progress meter. */
 uint64_t gh_source_size(const struct gh_source *src);
 uint64_t gh_source_consumed(const struct gh_source *src);
-/* "isa-l" or "zlib" for gzip input, NULL for other input. */
-const char *gh_source_gzip_engine(const struct gh_source *src);
-/* What decodes the input ("isa-l", "libzstd", ...), with its format in
- * *format ("gzip", "zstd", "xz", "bzip2"); NULL for plain input. */
-const char *gh_source_decoder(const struct gh_source *src,
-			      const char **format);
 
-/* Whether the input is gzip in a regular file, which gzip_parallel.c can
- * decode with several threads: its descriptor, where the gzip data begins
- * in it, and how many bytes it has from there. */
-bool gh_source_gzip_file(const struct gh_source *src, int *fd,
-			 uint64_t *start, uint64_t *size);
+/* How the input is decoded, for -v; NULL for plain input. */
+const struct gh_decoding *gh_source_decoding(const struct gh_source *src);
 
-/* The same for zstd in a regular file, which zstd_parallel.c can decode
- * frame by frame on several threads. */
-bool gh_source_zstd_file(const struct gh_source *src, int *fd,
-			 uint64_t *start, uint64_t *size);
+/* Threads with which to decode the input in independent pieces (a regular
+ * file whose format splits), of `threads` at hand, `others` when other
+ * inputs are counted at once; 0: read it in order. */
+int gh_source_pieces_threads(const struct gh_source *src, int threads,
+			     bool others);
 
-/* Decodes a gzip or zstd file from its first byte again, serially (after
- * the parallel decoder gave up: the input is bad or a read failed, and
- * the serial decoder's verdict and message are the tool's; gzip with
- * zlib, whose verdict is gzip -dc's); -1 after noting why. */
+/* Decodes it so (job's file span filled in here); after GH_PIECES_DONE
+ * the file offset is past the input, as after reading it in order. */
+enum gh_pieces_result gh_source_pieces(struct gh_source *src,
+				       struct gh_pieces_job *job);
+const struct gh_decoding *gh_source_pieces_decoding(const struct gh_source *src);
+
+/* Decodes the input from its first byte again, in order, with the
+ * strictest engine (after decoding in pieces gave up: the input is bad or
+ * a read failed, and this decoder's verdict and message are the tool's;
+ * gzip with zlib, whose verdict is gzip -dc's); -1 after noting why. */
 int gh_source_restart(struct gh_source *src);
 
 /* Closes; returns -1 after noting why if close() failed. */

@@ -29,7 +29,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "backend.h"
+#include "backends.h"
 
 #ifdef HAVE_CUDA
 #include <pthread.h>

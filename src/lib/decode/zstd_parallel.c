@@ -14,7 +14,7 @@
  *
  * Anything wrong (a frame that will not parse or decode, a file that ends
  * inside a frame, a read or an allocation that fails) returns
- * GH_ZSTDP_SERIAL: the caller throws away what was counted and decodes
+ * GH_PIECES_SERIAL: the caller throws away what was counted and decodes
  * the file serially, whose verdict and message then stand, as for gzip.
  */
 #include "config.h"
@@ -30,7 +30,6 @@
 #include "zstd_limits.h"
 #include "zstd_parallel.h"
 
-#ifdef HAVE_ZSTD
 /* Compressed bytes a thread reads at once. */
 #define ZP_READ_BYTES (256 * 1024)
 
@@ -42,14 +41,25 @@ struct zp {
 	uint64_t out_cursor;        /* where the next frame's bytes begin */
 	int fd;
 	uint64_t end;               /* where the frames end in the file */
-	gh_gzip_progress_fn progress;
+	gh_pieces_progress_fn progress;
 	void *ctx;
 	pthread_mutex_t lock;       /* guards cursor and frames */
 	uint64_t cursor;            /* where the next frame begins */
 	uint64_t frames;
 	atomic_int bad;             /* invalid data, a read, memory: serial */
 	atomic_int backend_failed;
+	_Atomic(const char *) why;  /* the first backend failure's reason */
 };
+
+/* Remembers that the backend (or memory for the chunks' edges) failed, and
+ * the first reason. */
+static void backend_failed(struct zp *p, const char *why)
+{
+	const char *none = NULL;
+
+	atomic_compare_exchange_strong(&p->why, &none, why);
+	atomic_store(&p->backend_failed, 1);
+}
 
 /* Reads len bytes at offset, all of them; false when it cannot. */
 static bool read_at(int fd, void *buf, size_t len, uint64_t offset)
@@ -195,13 +205,15 @@ static bool submit_chunk(struct zp_thread *t, bool bad)
 	if (!c)
 		return true;
 	t->c = NULL;
-	if (gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
-		      bad ? 0 : t->fill,
-		      (struct gh_place){ .major = t->frame,
-					 .start = t->frame_out,
-					 .offset = t->frame_base +
-						   t->frame_out })) {
-		atomic_store(&p->backend_failed, 1);
+	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
+				    bad ? 0 : t->fill,
+				    (struct gh_place){ .major = t->frame,
+						       .start = t->frame_out,
+						       .offset = t->frame_base +
+								 t->frame_out });
+
+	if (why) {
+		backend_failed(p, why);
 		return false;
 	}
 	t->frame_out += t->fill;
@@ -233,7 +245,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 			if (!t->c) {
 				t->c = b->ops->acquire(b);
 				if (!t->c) {
-					atomic_store(&p->backend_failed, 1);
+					backend_failed(p, b->error);
 					return false;
 				}
 				t->fill = 0;
@@ -304,9 +316,7 @@ static void *decode_frames(void *arg)
 		}
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, index, t.frame_out)) {
-			snprintf(p->b->error, sizeof(p->b->error),
-				 "out of memory for the edges of chunks");
-			atomic_store(&p->backend_failed, 1);
+			backend_failed(p, "out of memory for the edges of chunks");
 			break;
 		}
 		if (p->progress)
@@ -321,30 +331,26 @@ out:
 	return NULL;
 }
 
-enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
-					      const struct gh_joins *joins,
-					      int fd, uint64_t start,
-					      uint64_t size, int threads,
-					      gh_gzip_progress_fn progress,
-					      void *ctx, uint64_t *frames)
+enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 {
-	struct zp p = { .b = b, .input = input, .joins = joins,
-			.offsets = joins && joins->edges, .fd = fd,
-			.end = start + size, .progress = progress, .ctx = ctx,
-			.cursor = start };
+	struct zp p = { .b = job->b, .input = job->input, .joins = job->joins,
+			.offsets = job->joins && job->joins->edges,
+			.fd = job->fd, .end = job->start + job->size,
+			.progress = job->progress, .ctx = job->ctx,
+			.cursor = job->start };
 	pthread_t tids[GH_READERS_MAX];
 	uint64_t first, first_content;
-	int started = 0;
+	int started = 0, threads = job->threads;
 
-	*frames = 0;
-	first = frame_length(fd, start, start + size, &first_content);
+	first = frame_length(p.fd, job->start, p.end, &first_content);
 	if (!first)
-		return GH_ZSTDP_SERIAL;
-	if (first == size)
-		return GH_ZSTDP_ONE_FRAME;
+		return GH_PIECES_SERIAL;
+	if (first == job->size)
+		return GH_PIECES_IN_ORDER;
 	pthread_mutex_init(&p.lock, NULL);
 	atomic_init(&p.bad, 0);
 	atomic_init(&p.backend_failed, 0);
+	atomic_init(&p.why, NULL);
 	if (threads > GH_READERS_MAX)
 		threads = GH_READERS_MAX;
 	/* The calling thread decodes too. */
@@ -355,22 +361,11 @@ enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	pthread_mutex_destroy(&p.lock);
-	*frames = p.frames;
-	if (atomic_load(&p.backend_failed))
-		return GH_ZSTDP_BACKEND;
-	return atomic_load(&p.bad) ? GH_ZSTDP_SERIAL : GH_ZSTDP_DONE;
+	snprintf(job->summary, sizeof(job->summary), "%llu frames",
+		 (unsigned long long)p.frames);
+	if (atomic_load(&p.backend_failed)) {
+		job->why = atomic_load(&p.why);
+		return GH_PIECES_FAILED;
+	}
+	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
 }
-#else
-enum gh_zstd_parallel_result gh_zstd_parallel(struct gh_backend *b, int input,
-					      const struct gh_joins *joins,
-					      int fd, uint64_t start,
-					      uint64_t size, int threads,
-					      gh_gzip_progress_fn progress,
-					      void *ctx, uint64_t *frames)
-{
-	(void)b, (void)input, (void)fd, (void)start, (void)size;
-	(void)threads, (void)progress, (void)ctx;
-	*frames = 0;
-	return GH_ZSTDP_ONE_FRAME;
-}
-#endif

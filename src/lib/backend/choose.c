@@ -1,9 +1,10 @@
-/* backend.c - choosing the backend that the options ask for */
+/* choose.c - choosing the backend that the options ask for */
 #include "config.h"
 
 #include <stdio.h>
 
-#include "backend.h"
+#include "backends.h"
+#include "choose.h"
 
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool streams,

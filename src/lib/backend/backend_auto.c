@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "clock.h"
 
 /* A CPU acquire() this slow had no free chunk: it waited for counting. */

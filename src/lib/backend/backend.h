@@ -89,17 +89,6 @@ struct gh_backend {
 	char error[256];           /* why the first failed call failed */
 };
 
-/* Each returns NULL with the reason in why[why_len] when it cannot start. */
-struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
-				       char *why, size_t why_len);
-struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
-				       char *why, size_t why_len);
-/* The CPU backend now and the GPU's as soon as it has started, the GPU
- * started at once or when the CPU falls behind (backend_auto.c). */
-struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
-					bool start_now, char *why,
-					size_t why_len);
-
 /* Under auto, regular files of at least this many bytes a counting thread
  * start a GPU at once.  A GPU costs 0.35 s to start and to close, and on
  * page-cached text a CPU thread counts 1.3-2.5 GB/s: below this the CPU is
@@ -124,18 +113,5 @@ static inline int gh_readers(const struct gpuhist_options *opts)
 		most = GH_READERS_MAX;
 	return opts->threads < most ? opts->threads : most;
 }
-
-/*
- * The backend that opts->backend asks for.  For "auto": on regular files of
- * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
- * CPU until a GPU has started and then the GPU; with streams among the
- * inputs, the CPU, and a GPU too if the CPU falls behind; else the CPU
- * alone.  (Where no GPU can start, the CPU throughout.)
- * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
- * requested one cannot count.
- */
-struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
-				     uint64_t file_bytes, bool streams,
-				     char *why, size_t why_len);
 
 #endif

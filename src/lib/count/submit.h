@@ -31,9 +31,12 @@ struct gh_joins {
 
 /* Submits chunk c (len bytes at `at`) of input to b, cut first by what
  * j holds (j may be NULL).  A chunk left with nothing for the backend to
- * count goes back to it unused.  0, or -1 with b->error set. */
-int gh_submit(const struct gh_joins *j, struct gh_backend *b, int input,
-	      struct gh_chunk *c, uint64_t len, struct gh_place at);
+ * count goes back to it unused.  NULL, or why it failed: the backend's
+ * error, or out of memory for the chunks' edges (the caller reports it;
+ * b->error is the backend's alone). */
+const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
+		      int input, struct gh_chunk *c, uint64_t len,
+		      struct gh_place at);
 
 /* A chunk of an input read in order, or at offsets: piece 0. */
 static inline struct gh_place gh_place_at(uint64_t offset)

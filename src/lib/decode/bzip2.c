@@ -1,4 +1,4 @@
-/* unpack_bzip2.c - bzip2 streams decoded in order by libbz2
+/* bzip2.c - bzip2: streams decoded in order by libbz2
  *
  * As bzip2 -dc: concatenated streams are decoded in full; after the first
  * stream, bytes that do not begin another ("BZh" and a level) are
@@ -11,45 +11,64 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "unpack_in.h"
-
-#ifdef HAVE_BZIP2
 #include <bzlib.h>
 
+#include "decoder.h"
+#include "packed_in.h"
+
 struct unbzip2 {
+	struct gh_packed_in in;
 	bz_stream bz;
 	bool open;                  /* bz is initialised */
 	int streams;                /* streams ended so far */
 };
 
-const char *gh_unbzip2_start(struct gh_unpack *u)
+static const struct gh_decoding libbz2 = { "bzip2", "libbz2" };
+
+static void bzip2_free(void *d)
+{
+	struct unbzip2 *z = d;
+
+	if (z) {
+		if (z->open)
+			BZ2_bzDecompressEnd(&z->bz);
+		gh_packed_in_free(&z->in);
+		free(z);
+	}
+}
+
+static void *bzip2_open(const struct gh_packed_from *from, const char **why)
 {
 	struct unbzip2 *z = calloc(1, sizeof(*z));
 
-	if (!z)
-		return "out of memory";
-	if (BZ2_bzDecompressInit(&z->bz, 0, 0) != BZ_OK) {
+	*why = "out of memory";
+	if (!z || gh_packed_in_init(&z->in, from, GH_PACKED_IN_BYTES)) {
 		free(z);
-		return "out of memory";
+		return NULL;
+	}
+	if (BZ2_bzDecompressInit(&z->bz, 0, 0) != BZ_OK) {
+		bzip2_free(z);
+		return NULL;
 	}
 	z->open = true;
-	u->state = z;
-	u->engine = "libbz2";
-	return NULL;
+	return z;
 }
 
-int64_t gh_unbzip2_read(struct gh_unpack *u, unsigned char *out, uint64_t cap,
-			const char **why, const char **warning)
+static int64_t bzip2_read(void *d, unsigned char *out, uint64_t cap,
+			  const char **why, const char **warning)
 {
-	struct unbzip2 *z = u->state;
+	struct unbzip2 *z = d;
+	struct gh_packed_in *u = &z->in;
 	int ret;
 
+	if (u->ended)
+		return 0;
 	z->bz.next_out = (char *)out;
 	z->bz.avail_out = (unsigned)cap;
 	while (z->bz.avail_out) {
-		int more = gh_unpack_more(u, z->open,
-					  "unexpected end of file (truncated bzip2 data)",
-					  why);
+		int more = gh_packed_in_more(u, z->open,
+					     "unexpected end of file (truncated bzip2 data)",
+					     why);
 
 		if (more < 0)
 			return -1;
@@ -91,33 +110,21 @@ int64_t gh_unbzip2_read(struct gh_unpack *u, unsigned char *out, uint64_t cap,
 	return (int64_t)(cap - z->bz.avail_out);
 }
 
-void gh_unbzip2_free(struct gh_unpack *u)
+static uint64_t bzip2_consumed(const void *d)
 {
-	struct unbzip2 *z = u->state;
-
-	if (z) {
-		if (z->open)
-			BZ2_bzDecompressEnd(&z->bz);
-		free(z);
-	}
-}
-#else
-const char *gh_unbzip2_start(struct gh_unpack *u)
-{
-	(void)u;
-	return "built without bzip2";
+	return ((const struct unbzip2 *)d)->in.consumed;
 }
 
-int64_t gh_unbzip2_read(struct gh_unpack *u, unsigned char *out, uint64_t cap,
-			const char **why, const char **warning)
+static const struct gh_decoding *bzip2_decoding(const void *d)
 {
-	(void)u, (void)out, (void)cap, (void)warning;
-	*why = "built without bzip2";
-	return -1;
+	(void)d;
+	return &libbz2;
 }
 
-void gh_unbzip2_free(struct gh_unpack *u)
-{
-	(void)u;
-}
-#endif
+const struct gh_decoder gh_bzip2_decoder = {
+	.open = bzip2_open,
+	.read = bzip2_read,
+	.consumed = bzip2_consumed,
+	.decoding = bzip2_decoding,
+	.free = bzip2_free,
+};

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "magic.h"
 #include "gunzip.h"
 #include "gzip_check.h"
 #include "inflate.h"

@@ -29,7 +29,7 @@
  * file's size.  A task's symbol buffer starts small and doubles up to
  * OUT_SYMBOLS; a task whose output fills even that waits for its window
  * and flushes.  Anything invalid, in the confirmed chain or in a member's
- * trailer, returns GH_GZP_SERIAL: the caller throws the counts away and
+ * trailer, returns GH_PIECES_SERIAL: the caller throws the counts away and
  * the serial decoder gives the verdict and the message, so both paths
  * agree by construction.
  */
@@ -93,7 +93,7 @@ struct par {
 	const struct gh_joins *joins;   /* code points: each task a piece */
 	int input, fd;
 	uint64_t start, size;
-	gh_gzip_progress_fn progress;
+	gh_pieces_progress_fn progress;
 	void *ctx;
 	uint64_t n_tasks;
 	int n_slots;
@@ -104,6 +104,7 @@ struct par {
 	uint64_t stitched;              /* tasks whose CRCs are joined */
 	bool failed;                    /* invalid data, or a read failed */
 	bool backend_failed;
+	const char *why;                /* the backend's first failure */
 	/* the member being joined across tasks */
 	uint32_t crc;
 	uint64_t len;
@@ -113,6 +114,7 @@ struct par {
 /* What one worker holds. */
 struct worker {
 	struct par *p;
+	const char *why;                /* why the backend failed it */
 	struct gh_dm dm;
 	struct gh_dm_input in;
 	unsigned char *buf;             /* compressed bytes of its task */
@@ -190,9 +192,12 @@ static int submit_chunk(struct worker *w)
 	if (!c)
 		return 0;
 	w->chunk = NULL;
-	if (gh_submit(p->joins, p->b, p->input, c, w->chunk_fill,
-		      (struct gh_place){ .major = w->task, .start = w->task_out,
-					 .offset = w->task_base + w->task_out }))
+	w->why = gh_submit(p->joins, p->b, p->input, c, w->chunk_fill,
+			   (struct gh_place){ .major = w->task,
+					      .start = w->task_out,
+					      .offset = w->task_base +
+							w->task_out });
+	if (w->why)
 		return -1;
 	w->task_out += w->chunk_fill;
 	w->bytes += w->chunk_fill;
@@ -246,8 +251,10 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 		while (at < to) {
 			if (!w->chunk) {
 				w->chunk = p->b->ops->acquire(p->b);
-				if (!w->chunk)
+				if (!w->chunk) {
+					w->why = p->b->error;
 					return -1;
+				}
 				w->chunk_fill = 0;
 			}
 			uint64_t room = w->chunk->backend->chunk_bytes -
@@ -301,10 +308,14 @@ static struct task *wait_previous(struct par *p, uint64_t i)
 	return ok ? prev : NULL;
 }
 
-static void fail(struct par *p, bool backend)
+/* Stops the run: the backend failed (backend_why, its reason), or the
+ * data is invalid or a read failed (NULL). */
+static void fail(struct par *p, const char *backend_why)
 {
 	pthread_mutex_lock(&p->lock);
-	if (backend)
+	if (backend_why && !p->backend_failed)
+		p->why = backend_why;
+	if (backend_why)
 		p->backend_failed = true;
 	else
 		p->failed = true;
@@ -554,14 +565,12 @@ done:
 	/* A chunk never holds two tasks' bytes: for seams.c, a task is one
 	 * piece of the input; for edges.c, a chunk has one offset. */
 	if (submit_chunk(w)) {
-		fail(p, true);
+		fail(p, w->why);
 		return -1;
 	}
 	if (p->joins && p->joins->seams &&
 	    gh_seams_end_piece(p->joins->seams, i, w->task_out)) {
-		snprintf(p->b->error, sizeof(p->b->error),
-			 "out of memory for the edges of chunks");
-		fail(p, true);
+		fail(p, "out of memory for the edges of chunks");
 		return -1;
 	}
 	pthread_mutex_lock(&p->lock);
@@ -576,10 +585,10 @@ done:
 flush_failed:
 	if (ret > 0)
 		goto invalid;
-	fail(p, true);
+	fail(p, w->why);
 	return -1;
 invalid:
-	fail(p, false);
+	fail(p, NULL);
 	return -1;
 }
 
@@ -651,25 +660,22 @@ static void *work(void *arg)
 	return NULL;
 }
 
-enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
-					      const struct gh_joins *joins,
-					      int fd, uint64_t start,
-					      uint64_t size, int threads,
-					      gh_gzip_progress_fn progress,
-					      void *ctx, struct gh_gzip_stats *stats)
+enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 {
-	struct par p = { .b = b, .input = input, .joins = joins, .fd = fd,
-			 .start = start,
-			 .size = size, .progress = progress, .ctx = ctx,
-			 .stats = stats,
-			 .region = gh_gzip_region(size, threads) };
+	struct gh_gzip_stats stats = { 0, 0, 0 };
+	int threads = job->threads;
+	struct par p = { .b = job->b, .input = job->input, .joins = job->joins,
+			 .fd = job->fd, .start = job->start, .size = job->size,
+			 .progress = job->progress, .ctx = job->ctx,
+			 .stats = &stats,
+			 .region = gh_gzip_region(job->size, threads) };
 	struct worker *workers;
 	pthread_t *tids;
 	int started = 0;
-	enum gh_gzip_parallel_result res = GH_GZP_SERIAL;
+	enum gh_pieces_result res = GH_PIECES_SERIAL;
 
-	p.n_tasks = (size + p.region - 1) / p.region;
-	atomic_store(&stats->tasks, p.n_tasks);
+	p.n_tasks = (p.size + p.region - 1) / p.region;
+	stats.tasks = p.n_tasks;
 	if ((uint64_t)threads > p.n_tasks)
 		threads = (int)p.n_tasks;
 	p.n_slots = 2 * threads + 2;
@@ -706,10 +712,17 @@ enum gh_gzip_parallel_result gh_gzip_parallel(struct gh_backend *b, int input,
 		pthread_join(tids[k], NULL);
 	pthread_mutex_destroy(&p.lock);
 	pthread_cond_destroy(&p.changed);
-	if (p.backend_failed)
-		res = GH_GZP_BACKEND;
-	else if (!p.failed && p.stitched == p.n_tasks && p.stream_ended)
-		res = GH_GZP_DONE;
+	if (p.backend_failed) {
+		job->why = p.why;
+		res = GH_PIECES_FAILED;
+	} else if (!p.failed && p.stitched == p.n_tasks && p.stream_ended) {
+		res = GH_PIECES_DONE;
+	}
+	snprintf(job->summary, sizeof(job->summary),
+		 "%llu regions, %llu started at a guessed block, %llu decoded again",
+		 (unsigned long long)stats.tasks,
+		 (unsigned long long)atomic_load(&stats.guessed),
+		 (unsigned long long)atomic_load(&stats.redone));
 out:
 	for (int k = 0; workers && k < threads; k++) {
 		free(workers[k].out);

@@ -17,7 +17,7 @@
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
-#include "formats.h"
+#include "magic.h"
 #include "inflate.h"
 
 enum member_part { IN_HEADER, IN_DEFLATE, IN_TRAILER };

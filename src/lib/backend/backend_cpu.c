@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backends.h"
 #include "chars.h"
 #include "count.h"
 #include "count_chars.h"

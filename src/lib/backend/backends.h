@@ -1,0 +1,21 @@
+/* backends.h - the backends, each started by its own function */
+#ifndef GH_BACKENDS_H
+#define GH_BACKENDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend.h"
+
+/* Each returns NULL with the reason in why[why_len] when it cannot start. */
+struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
+				       char *why, size_t why_len);
+struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
+				       char *why, size_t why_len);
+/* The CPU backend now and the GPU's as soon as it has started, the GPU
+ * started at once or when the CPU falls behind (backend_auto.c). */
+struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
+					bool start_now, char *why,
+					size_t why_len);
+
+#endif

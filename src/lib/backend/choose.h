@@ -1,0 +1,24 @@
+/* choose.h - the backend that the options ask for */
+#ifndef GH_CHOOSE_H
+#define GH_CHOOSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+/*
+ * The backend that opts->backend asks for.  For "auto": on regular files of
+ * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
+ * CPU until a GPU has started and then the GPU; with streams among the
+ * inputs, the CPU, and a GPU too if the CPU falls behind; else the CPU
+ * alone.  (Where no GPU can start, the CPU throughout.)
+ * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
+ * requested one cannot count.
+ */
+struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
+				     uint64_t file_bytes, bool streams,
+				     char *why, size_t why_len);
+
+#endif

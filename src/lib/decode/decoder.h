@@ -1,0 +1,107 @@
+/* decoder.h - the one seam for compressed formats: a decoder's const ops table
+ *
+ * A format is one file (gzip.c, zstd.c, xz.c, bzip2.c, lz4.c) that fills in
+ * one struct gh_decoder, and one row of formats.c that tells its magic
+ * bytes.  source.c opens and reads any of them through this table alone;
+ * pipeline.c schedules the pieces of those that can split a regular file
+ * (pieces, below) and never names a format.
+ */
+#ifndef GH_DECODER_H
+#define GH_DECODER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "submit.h"
+
+/* How an input was decoded, for -v: a static pair. */
+struct gh_decoding {
+	const char *format;         /* "gzip", "zstd", ... */
+	const char *decoder;        /* "isa-l", "libzstd", ... */
+};
+
+/* Where a decoder reads its compressed bytes: a descriptor (fd >= 0), after
+ * primed_len bytes already read from it and handed over in primed; or
+ * mem_len bytes of memory at mem (fd -1). */
+struct gh_packed_from {
+	int fd;
+	const unsigned char *mem;
+	uint64_t mem_len;
+	const unsigned char *primed;
+	unsigned primed_len;
+	int threads;                /* how many a decoder may use (xz) */
+	bool strict;                /* decoding again for the verdict: the
+				     * strictest engine (gzip: zlib) */
+};
+
+/* Told, now and then, how many decoded bytes went to the backend since the
+ * last call, and how far into the compressed file decoding is (0: no
+ * news). */
+typedef void (*gh_pieces_progress_fn)(void *ctx, uint64_t bytes,
+				      uint64_t consumed);
+
+/* A regular file decoded in independent pieces on several threads. */
+struct gh_pieces_job {
+	struct gh_backend *b;
+	int input;                  /* begun for `threads` readers */
+	const struct gh_joins *joins;   /* NULL: nothing joins chunks */
+	int fd;                     /* read with pread() only */
+	uint64_t start, size;       /* the compressed bytes in the file */
+	int threads;
+	gh_pieces_progress_fn progress;
+	void *ctx;
+	/* Filled in by the decoder: */
+	const char *why;            /* GH_PIECES_FAILED: the reason (static,
+				     * or the backend's error) */
+	char summary[192];          /* what -v says of it: "N regions ..." */
+};
+
+enum gh_pieces_result {
+	GH_PIECES_DONE,         /* counted and checked */
+	GH_PIECES_IN_ORDER,     /* nothing done: the file does not split (one
+				 * zstd frame); decode it in order */
+	GH_PIECES_SERIAL,       /* given up: the data is invalid, or a read or
+				 * memory failed; what was submitted must not
+				 * count, and the serial decoder, from the
+				 * first byte, gives the verdict */
+	GH_PIECES_FAILED,       /* the backend (or memory for the chunks'
+				 * edges) failed: job->why */
+};
+
+struct gh_decoder {
+	/* A decoder of what `from` holds, or NULL with the reason in *why. */
+	void *(*open)(const struct gh_packed_from *from, const char **why);
+	/* Decodes up to cap (at most 1 GiB) bytes into out: the count (0 only
+	 * at the clean end), or -1 with the reason in *why (static; NULL for
+	 * a read error, errno set).  *warning, when set, is something to say
+	 * once of an input that still succeeds. */
+	int64_t (*read)(void *d, unsigned char *out, uint64_t cap,
+			const char **why, const char **warning);
+	/* Compressed bytes read so far, for the progress meter. */
+	uint64_t (*consumed)(const void *d);
+	/* What decodes it, for -v. */
+	const struct gh_decoding *(*decoding)(const void *d);
+	void (*free)(void *d);
+	/* What may decode it, for --version -v ("ISA-L, zlib"), or NULL. */
+	const char *engines;
+
+	/* NULL where the format does not split.  Else the threads with which
+	 * to decode a regular file of `size` compressed bytes in pieces, of
+	 * `threads` at hand, `others` when other inputs are counted at once
+	 * (d: the serial decoder, opened already); 0: decode it in order. */
+	int (*pieces_threads)(const void *d, uint64_t size, int threads,
+			      bool others);
+	enum gh_pieces_result (*pieces)(struct gh_pieces_job *job);
+	const struct gh_decoding *pieces_decoding;
+};
+
+/* The decoders this build has (their files are built only then). */
+extern const struct gh_decoder gh_gzip_decoder;
+extern const struct gh_decoder gh_zstd_decoder;
+extern const struct gh_decoder gh_xz_decoder;
+extern const struct gh_decoder gh_bzip2_decoder;
+extern const struct gh_decoder gh_lz4_decoder;
+
+#endif

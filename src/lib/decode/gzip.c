@@ -1,0 +1,77 @@
+/* gzip.c - gzip: members decoded in order (gunzip.c), or a big file's
+ * regions on several threads (gzip_parallel.c) */
+#include "config.h"
+
+#include <string.h>
+
+#include "decoder.h"
+#include "gunzip.h"
+#include "gzip_parallel.h"
+
+static const struct gh_decoding by_isal = { "gzip", "isa-l" };
+static const struct gh_decoding by_zlib = { "gzip", "zlib" };
+static const struct gh_decoding in_pieces = { "gzip",
+					      "gpuhist's parallel decoder" };
+
+static void *gzip_open(const struct gh_packed_from *from, const char **why)
+{
+	struct gh_gunzip *g = from->fd >= 0
+		? gh_gunzip_new(from->fd, from->primed, from->primed_len,
+				from->strict)
+		: gh_gunzip_new_mem(from->mem, from->mem_len, from->strict);
+
+	*why = "cannot start the gzip decoder";
+	return g;
+}
+
+static int64_t gzip_read(void *d, unsigned char *out, uint64_t cap,
+			 const char **why, const char **warning)
+{
+	(void)warning;
+	return gh_gunzip_read(d, out, cap, why);
+}
+
+static uint64_t gzip_consumed(const void *d)
+{
+	return gh_gunzip_consumed(d);
+}
+
+static const struct gh_decoding *gzip_decoding(const void *d)
+{
+	return strcmp(gh_gunzip_engine(d), "zlib") ? &by_isal : &by_zlib;
+}
+
+static void gzip_free(void *d)
+{
+	gh_gunzip_free(d);
+}
+
+/* A file of four regions or more goes to the parallel decoder where that
+ * pays (gh_gzip_parallel_threads), or where other inputs are counted at
+ * once: then no core is spare for the check that runs beside ISA-L
+ * (gzip_check.c), and the decoder's one core beats ISA-L's two.  Smaller
+ * files start faster with ISA-L. */
+static int gzip_pieces_threads(const void *d, uint64_t size, int threads,
+			       bool others)
+{
+	if (size < 4 * gh_gzip_region(size, threads))
+		return 0;
+	return others || threads >= gh_gzip_parallel_threads(gh_gunzip_engine(d))
+	       ? threads : 0;
+}
+
+const struct gh_decoder gh_gzip_decoder = {
+	.open = gzip_open,
+	.read = gzip_read,
+	.consumed = gzip_consumed,
+	.decoding = gzip_decoding,
+	.free = gzip_free,
+#ifdef HAVE_ISAL
+	.engines = "ISA-L, zlib",
+#else
+	.engines = "zlib",
+#endif
+	.pieces_threads = gzip_pieces_threads,
+	.pieces = gh_gzip_pieces,
+	.pieces_decoding = &in_pieces,
+};

@@ -1,0 +1,38 @@
+/* gzip_parallel.h - one gzip file decoded on several cores at once */
+#ifndef GH_GZIP_PARALLEL_H
+#define GH_GZIP_PARALLEL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "decoder.h"
+
+/* Compressed bytes a task decodes in a file of `size` bytes with `threads`
+ * threads (GPUHIST_GZIP_REGION sets it, for tests).  Files of fewer than
+ * four regions are decoded serially: starting threads and looking for
+ * block starts would cost more than it saves. */
+uint64_t gh_gzip_region(uint64_t size, int threads);
+
+/* Threads from which decoding in parallel beats the serial inflater
+ * `engine` ("isa-l" or "zlib"): one core of the parallel decoder does
+ * about half of what ISA-L does, and more than zlib (bench/NOTES.md). */
+int gh_gzip_parallel_threads(const char *engine);
+
+/* What -v says of a parallel decoding. */
+struct gh_gzip_stats {
+	atomic_uint_least64_t tasks;    /* regions of the file */
+	atomic_uint_least64_t guessed;  /* decoded from a start guessed right */
+	atomic_uint_least64_t redone;   /* decoded again, from the true start */
+};
+
+/*
+ * Decodes the gzip data of job's file span with its threads, into chunks
+ * submitted to its input (begun for that many readers), cut at their edges
+ * by its joins (for code points each task's output is a piece of its own,
+ * and every chunk's offset in the input is known, for statistics).  Reads
+ * with pread(), so the file offset is not used.  GH_PIECES_DONE: every
+ * member's CRC and length good.
+ */
+enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job);
+
+#endif

@@ -1,0 +1,159 @@
+/* zstd.c - zstd: frames decoded in order by libzstd, or split among threads
+ *
+ * Every frame is decoded, skippable ones skipped, as zstd -dc does; data
+ * that ends inside a frame is truncated, and anything after the last frame
+ * that is not a frame is refused (zstd: "unknown header").  A frame's
+ * window may be up to GH_ZSTD_WINDOW_LOG_MAX: larger ones are refused
+ * rather than allocated, so memory stays bounded whatever the input says.
+ *
+ * libzstd's verdict on a frame depends on how it is fed: a frame that
+ * lies whole in the input buffer, with room for its declared content in
+ * the output, is decoded at once, and that path and the streaming one
+ * disagree on some invalid frames.  So libzstd is fed as zstd -dc feeds
+ * it: input buffers of ZSTD_DStreamInSize() that begin with the bytes that
+ * told the format, and every call a fresh output buffer of
+ * ZSTD_DStreamOutSize() (staged here when the caller has less room).
+ * Files of several frames are split among threads by zstd_parallel.c.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "decoder.h"
+#include "packed_in.h"
+#include "zstd_limits.h"
+#include "zstd_parallel.h"
+
+struct unzstd {
+	struct gh_packed_in in;
+	ZSTD_DCtx *dctx;
+	bool in_frame;              /* a frame has begun and not yet ended */
+	bool flushing;              /* the last call filled its output inside
+				     * a frame: it may hold more without
+				     * more input */
+	size_t out_room;            /* ZSTD_DStreamOutSize() */
+	unsigned char *stage;       /* decoded bytes the caller had no room
+				     * for yet: [staged, staged_end) */
+	size_t staged, staged_end;
+};
+
+static const struct gh_decoding serial = { "zstd", "libzstd" };
+static const struct gh_decoding in_pieces = { "zstd",
+					      "libzstd, frames in parallel" };
+
+static void zstd_free(void *d)
+{
+	struct unzstd *z = d;
+
+	if (z) {
+		ZSTD_freeDCtx(z->dctx);
+		gh_packed_in_free(&z->in);
+		free(z->stage);
+		free(z);
+	}
+}
+
+static void *zstd_open(const struct gh_packed_from *from, const char **why)
+{
+	struct unzstd *z = calloc(1, sizeof(*z));
+
+	*why = "out of memory";
+	if (!z)
+		return NULL;
+	z->out_room = ZSTD_DStreamOutSize();
+	z->dctx = gh_zstd_dctx_new();
+	z->stage = malloc(z->out_room);
+	if (!z->dctx || !z->stage ||
+	    gh_packed_in_init(&z->in, from, ZSTD_DStreamInSize())) {
+		zstd_free(z);
+		return NULL;
+	}
+	return z;
+}
+
+/* Hands out up to cap staged bytes into out. */
+static size_t unstage(struct unzstd *z, unsigned char *out, uint64_t cap)
+{
+	size_t n = z->staged_end - z->staged;
+
+	if (n > cap)
+		n = (size_t)cap;
+	memcpy(out, z->stage + z->staged, n);
+	z->staged += n;
+	return n;
+}
+
+static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
+			 const char **why, const char **warning)
+{
+	struct unzstd *z = d;
+	uint64_t done = unstage(z, out, cap);
+
+	(void)warning;
+	while (done < cap && !z->in.ended) {
+		int more = z->flushing ? 1
+			   : gh_packed_in_more(&z->in, z->in_frame,
+					       "unexpected end of file (truncated zstd data)",
+					       why);
+
+		if (more < 0)
+			return -1;
+		if (!more)
+			break;
+
+		/* Straight into out when a whole output buffer fits. */
+		bool direct = cap - done >= z->out_room;
+		ZSTD_outBuffer ob = { direct ? out + done : z->stage,
+				      z->out_room, 0 };
+		ZSTD_inBuffer ib = { z->in.next, z->in.avail, 0 };
+		size_t ret = ZSTD_decompressStream(z->dctx, &ob, &ib);
+
+		gh_packed_in_take(&z->in, ib.pos);
+		if (ZSTD_isError(ret)) {
+			*why = gh_zstd_why(ret);
+			return -1;
+		}
+		/* 0: a frame ended and all of it was written out. */
+		z->in_frame = ret != 0;
+		z->flushing = ret != 0 && ob.pos == ob.size;
+		if (direct) {
+			done += ob.pos;
+		} else {
+			z->staged = 0;
+			z->staged_end = ob.pos;
+			done += unstage(z, out + done, cap - done);
+		}
+	}
+	return (int64_t)done;
+}
+
+static uint64_t zstd_consumed(const void *d)
+{
+	return ((const struct unzstd *)d)->in.consumed;
+}
+
+static const struct gh_decoding *zstd_decoding(const void *d)
+{
+	(void)d;
+	return &serial;
+}
+
+/* Frames in parallel wherever there are threads for them. */
+static int zstd_pieces_threads(const void *d, uint64_t size, int threads,
+			       bool others)
+{
+	(void)d, (void)size, (void)others;
+	return threads > 1 ? threads : 0;
+}
+
+const struct gh_decoder gh_zstd_decoder = {
+	.open = zstd_open,
+	.read = zstd_read,
+	.consumed = zstd_consumed,
+	.decoding = zstd_decoding,
+	.free = zstd_free,
+	.pieces_threads = zstd_pieces_threads,
+	.pieces = gh_zstd_pieces,
+	.pieces_decoding = &in_pieces,
+};

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""layers.py - no two files of src/lib include or call each other in a loop
+
+    layers.py SRCDIR BUILDDIR
+
+A file's module is its name without .c or .h (foo.c and foo.h are one).
+Module A depends on module B where a file of A includes B's header, or
+where A's object (nm) uses a symbol that B's object defines.  Prints each
+loop found (a strongly connected set of modules) and exits 1 if there is
+one; prints the number of modules and links and exits 0 otherwise.
+"""
+import os
+import re
+import subprocess
+import sys
+
+
+def modules(srcdir):
+    """Every .c and .h under src/lib, by module name."""
+    found = {}
+    for top, _, files in os.walk(os.path.join(srcdir, "src", "lib")):
+        for f in files:
+            if f.endswith((".c", ".h")):
+                found.setdefault(f.rsplit(".", 1)[0], []).append(
+                    os.path.join(top, f))
+    return found
+
+
+def include_links(mods):
+    links = set()
+    for mod, paths in mods.items():
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    m = re.match(r'\s*#\s*include\s+"([^"]+)\.h"', line)
+                    if m and m.group(1) in mods and m.group(1) != mod:
+                        links.add((mod, m.group(1)))
+    return links
+
+
+def call_links(builddir, mods):
+    """From the library's objects: who uses whose symbols."""
+    objects = []
+    for top, _, files in os.walk(os.path.join(builddir, "src", "lib")):
+        if os.path.basename(top) == ".libs":
+            continue
+        for f in files:
+            m = re.match(r"libgpuhist_la-(.+)\.o$", f)
+            if m and m.group(1) in mods:
+                objects.append((m.group(1), os.path.join(top, f)))
+    defined, used = {}, {}
+    for mod, path in objects:
+        out = subprocess.run(["nm", path], capture_output=True, text=True,
+                             check=True).stdout
+        used[mod] = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == "U":
+                used[mod].add(parts[1])
+            elif len(parts) == 3 and parts[1].isupper():
+                defined[parts[2]] = mod
+    links = set()
+    for mod, syms in used.items():
+        for s in syms:
+            if s in defined and defined[s] != mod:
+                links.add((mod, defined[s]))
+    return links, len(objects)
+
+
+def loops(nodes, links):
+    """Tarjan's strongly connected components of more than one node."""
+    succ = {n: [] for n in nodes}
+    for a, b in links:
+        succ[a].append(b)
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in succ[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for n in sorted(nodes):
+        if n not in index:
+            visit(n)
+    return out
+
+
+def main():
+    srcdir, builddir = sys.argv[1], sys.argv[2]
+    mods = modules(srcdir)
+    calls, n_objects = call_links(builddir, mods)
+    if n_objects == 0:
+        print("no objects of the library under %s/src/lib" % builddir)
+        return 1
+    links = include_links(mods) | calls
+    found = loops(mods, links)
+    for comp in found:
+        inner = sorted("%s -> %s" % l for l in links
+                       if l[0] in comp and l[1] in comp)
+        print("loop: %s (%s)" % (" ".join(comp), "; ".join(inner)))
+    print("%d modules, %d links, %d objects, %d loops" %
+          (len(mods), len(links), n_objects, len(found)))
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

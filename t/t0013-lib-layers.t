@@ -1,0 +1,19 @@
+#!/bin/sh
+# t0013-lib-layers.t - the library's files form layers: no two files of
+# src/lib include or call each other in a loop (t/layers.py, over the
+# #include lines and the symbols of the built objects), and every format
+# is one row of decode/formats.c
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_cmd python3
+need_cmd nm
+
+plan 2
+top=$(cd "$T_SRCDIR/.." && pwd)
+out=$(python3 "$T_SRCDIR/layers.py" "$top" "$ABS_BUILDDIR" 2>&1)
+like "no loop among src/lib's files ($(echo "$out" | tail -n 1))" "$out" \
+	" 0 loops$"
+# No file outside decode/ names a format's decoder.
+named=$(grep -l 'gh_\(gzip\|zstd\|xz\|bzip2\|lz4\)_decoder\b' \
+	"$top"/src/lib/*.c "$top"/src/lib/count/*.c "$top"/src/lib/backend/*.c \
+	2>/dev/null | sed "s|$top/||")
+is "no file outside src/lib/decode names a format's decoder" "$named" ""

@@ -1,0 +1,84 @@
+#!/bin/bash
+# t2011-decoder-verdicts.t - the reference tools' verdicts however the bytes
+# are fed: zstd frames on which libzstd's verdict depends on how it is fed
+# (fed as zstd -dc feeds it), an xz check liblzma cannot verify (counted,
+# with xz's warning), and a zip archive (counted as it is, with a hint)
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_cmd python3
+
+cd "$TMP" || exit 1
+"$GPUHIST" --version -v >version 2>&1
+built() { grep '^decodes:' version | grep -q "$1\\($\\|,\\)"; }
+
+# counts ARGS...: byte counts, the name column dropped.
+counts() { "$GPUHIST" -b -f tsv "$@" 2>/dev/null | sed 1d | cut -f2-; }
+
+# fed DESCRIPTION FILE TOOL WANT_RC: gpuhist's exit status on FILE read as
+# a file, from a pipe, from standard input and with 4 threads is WANT_RC,
+# the same as TOOL -dc's, and where it is 0 the counts are TOOL's.
+fed() {
+	local desc=$1 file=$2 tool=$3 want=$4 trc got=""
+	"$tool" -dc "$file" >plain 2>/dev/null
+	trc=$?
+	counts --raw plain >want
+	"$GPUHIST" -b "$file" >/dev/null 2>&1; got="$got$?"
+	cat "$file" | "$GPUHIST" -b >/dev/null 2>&1; got="$got$?"
+	"$GPUHIST" -b <"$file" >/dev/null 2>&1; got="$got$?"
+	"$GPUHIST" -b --threads=4 "$file" "$file" >/dev/null 2>&1; got="$got$?"
+	same=same
+	[ "$want" = 0 ] && ! { counts "$file" | cmp -s - want; } && same=differ
+	is "$desc: $tool -dc exits $trc; gpuhist fed four ways exits $want each time, $tool's counts" \
+		"$trc:$got:$same" "$want:$want$want$want$want:same"
+}
+
+plan 9
+
+if ! built zstd || ! command -v zstd >/dev/null 2>&1; then
+	for i in 1 2 3; do skip "zstd verdicts" "zstd not built in or not found"; done
+else
+	# Single segment, window and content size 0, one 2-byte compressed
+	# block (no literals, no sequences): valid.  Fed its magic bytes alone
+	# first, libzstd's streaming path refused it.
+	printf '\x28\xb5\x2f\xfd\x20\x00\x15\x00\x00\x00\x00' >empty-block.zst
+	fed "a frame of window and content size 0, one 2-byte block" \
+		empty-block.zst zstd 0
+	# Declares 241 bytes of content, holds an empty last raw block:
+	# zstd -dc refuses it; fed in pieces, libzstd counted nothing, exit 0.
+	printf '\x28\xb5\x2f\xfd\x20\xf1\x01\x00\x00' >short.zst
+	fed "a frame shorter than its declared content size" short.zst zstd 1
+	# The same two after a good frame, in one file.
+	printf 'hello\n' | zstd -q -c >good.zst
+	cat good.zst empty-block.zst good.zst >three.zst
+	fed "the valid one between two frames" three.zst zstd 0
+fi
+
+if ! built xz || ! command -v xz >/dev/null 2>&1; then
+	for i in 1 2 3; do skip "xz unsupported check" "xz not built in or not found"; done
+else
+	cp "$T_SRCDIR/data/unsupported-check.xz" u.xz
+	xz -dc u.xz >plain 2>/dev/null
+	is "xz's unsupported-check.xz: xz -dc decodes it and warns (exit 2)" "$?" 2
+	run_gh -b -f tsv u.xz
+	sed 1d "$TMP/out" | cut -f2- >got
+	counts --raw plain >want
+	is "... gpuhist counts what xz decodes, exit 0, one warning naming the input" \
+		"$rc:$err:$(cmp -s got want && echo same)" \
+		"0:gpuhist: u.xz: unsupported type of integrity check; not verifying file integrity:same"
+	cat u.xz | "$GPUHIST" -b >/dev/null 2>err
+	like "... from a pipe too" "$?:$(cat err)" "^0:gpuhist: -: unsupported type of integrity check"
+fi
+
+# A zip archive (stored, so its text shows): counted as it is, one warning.
+python3 -c 'import zipfile
+with zipfile.ZipFile("a.zip", "w") as z: z.writestr("a.txt", "hello zip\n" * 50)'
+run_gh -b -f tsv a.zip
+sed 1d "$TMP/out" | cut -f2- >got
+counts --raw a.zip >want
+is "zip: counted as it is, exit 0, one warning saying how to count its files" \
+	"$rc:$err:$(cmp -s got want && echo same)" \
+	"0:gpuhist: a.zip: zip archive: counted as it is; unzip -p ARCHIVE | gpuhist counts its files:same"
+run_gh -b --raw a.zip
+is "zip with --raw: silent" "$rc:$err" "0:"
+cat a.zip | "$GPUHIST" -b >/dev/null 2>err
+is "zip from a pipe: the same warning" "$?:$(cat err)" \
+	"0:gpuhist: -: zip archive: counted as it is; unzip -p ARCHIVE | gpuhist counts its files"
