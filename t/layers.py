@@ -7,7 +7,8 @@ A file's module is its name without .c or .h (foo.c and foo.h are one).
 Module A depends on module B where a file of A includes B's header, or
 where A's object (nm) uses a symbol that B's object defines.  Prints each
 loop found (a strongly connected set of modules) and exits 1 if there is
-one; prints the number of modules and links and exits 0 otherwise.
+one; prints the number of modules and links and exits 0 otherwise; exits
+2 where the build has no objects to read (a build carried elsewhere).
 """
 import os
 import re
@@ -110,7 +111,7 @@ def main():
     calls, n_objects = call_links(builddir, mods)
     if n_objects == 0:
         print("no objects of the library under %s/src/lib" % builddir)
-        return 1
+        return 2
     links = include_links(mods) | calls
     found = loops(mods, links)
     for comp in found:

@@ -7,9 +7,10 @@
 need_cmd python3
 need_cmd nm
 
-plan 2
 top=$(cd "$T_SRCDIR/.." && pwd)
-out=$(python3 "$T_SRCDIR/layers.py" "$top" "$ABS_BUILDDIR" 2>&1)
+out=$(python3 "$T_SRCDIR/layers.py" "$top" "${ABS_BUILDDIR:-$top}" 2>&1)
+[ $? = 2 ] && skip_all "$out"
+plan 2
 like "no loop among src/lib's files ($(echo "$out" | tail -n 1))" "$out" \
 	" 0 loops$"
 # No file outside decode/ names a format's decoder.
