@@ -7,7 +7,8 @@
 # nothing, with every optional header field, with an incomplete Huffman
 # code; xz and bzip2 (Python's modules), one stream and two; zstd (the
 # zstd command, where installed), one frame and two with a skippable one;
-# and plain text.  Deterministic (mtime 0), so rerunning it rewrites the
+# lz4 (the lz4 command, where installed), a frame, frames with a legacy
+# one between, and garbage after; a zip archive; and plain text.  Deterministic (mtime 0), so rerunning it rewrites the
 # same files.
 #   usage: fuzz/make-seeds.py [DIR]     (default: fuzz/corpus beside it)
 import bz2
@@ -49,6 +50,14 @@ def zstd(data):
                           capture_output=True, check=True).stdout
 
 
+def lz4(data, *args):
+    """lz4 of data (lz4 -l: a legacy frame), or None without lz4."""
+    if not shutil.which("lz4"):
+        return None
+    return subprocess.run(["lz4", "-q", "-c", *args], input=data,
+                          capture_output=True, check=True).stdout
+
+
 def seeds():
     xz = lzma.compress(TEXT)
     yield "xz-one", 0x05, xz
@@ -61,6 +70,14 @@ def seeds():
         skip = struct.pack("<II", 0x184D2A50, 3) + b"abc"
         yield "zstd-one", 0x06, frame
         yield "zstd-two-skippable", 0x44, frame + skip + zstd(b"y" * 50)
+    frame = lz4(TEXT)
+    if frame:
+        yield "lz4-one", 0x08, frame
+        yield "lz4-legacy-between", 0x46, (frame + lz4(TEXT[:120], "-l") +
+                                           lz4(b"z" * 70, "--content-size"))
+        yield "lz4-garbage", 0x39, frame + b"junk"
+    yield "zip-stored", 0x0b, (b"PK\x03\x04\x0a" + bytes(21) + b"a.txt" +
+                               TEXT[:80])
     one = member(TEXT, 9)
     two = member(b"first member\n" * 20, 1) + member(TEXT[:200], 6)
     yield "one-member", 0x03, one
