@@ -1,8 +1,8 @@
 /* decoder.h - the one seam for compressed formats: a decoder's const ops table
  *
  * A format is one file (gzip.c, zstd.c, xz.c, bzip2.c, lz4.c) that fills in
- * one struct gh_decoder, and one row of formats.c that tells its magic
- * bytes.  source.c opens and reads any of them through this table alone;
+ * one struct gh_decoder, and one row of formats.c that tells its first
+ * bytes and names that decoder.  source.c opens and reads any of them through this table alone;
  * pipeline.c schedules the pieces of those that can split a regular file
  * (pieces, below) and never names a format.
  */
@@ -96,12 +96,5 @@ struct gh_decoder {
 	enum gh_pieces_result (*pieces)(struct gh_pieces_job *job);
 	const struct gh_decoding *pieces_decoding;
 };
-
-/* The decoders this build has (their files are built only then). */
-extern const struct gh_decoder gh_gzip_decoder;
-extern const struct gh_decoder gh_zstd_decoder;
-extern const struct gh_decoder gh_xz_decoder;
-extern const struct gh_decoder gh_bzip2_decoder;
-extern const struct gh_decoder gh_lz4_decoder;
 
 #endif
