@@ -1133,7 +1133,8 @@ int gh_dm_find_start(struct gh_dm_input *in, uint64_t from, uint64_t to,
 			       ~((v >> 4) & (v >> 5) & (v >> 6) & (v >> 7)) &
 			       ~((v >> 9) & (v >> 10) & (v >> 11) & (v >> 12)) & live;
 		uint64_t sto = ~v & ~(v >> 1) & ~(v >> 2) & live;
-		uint64_t mem = member < q0 + span ? 1ull << (member - q0) : 0;
+		uint64_t mem = member >= q0 && member < q0 + span
+			       ? 1ull << (member - q0) : 0;
 
 		for (uint64_t m = dyn | sto | mem; m && !found; m &= m - 1) {
 			unsigned k = (unsigned)__builtin_ctzll(m);
@@ -1144,7 +1145,13 @@ int gh_dm_find_start(struct gh_dm_input *in, uint64_t from, uint64_t to,
 					*at = GH_DM_AT_MEMBER;
 					found = 1;
 				} else {
+					/* The next candidate member may lie
+					 * further on in this same window. */
 					member = next_member(in, q + 8, to);
+					if (member < q0 + span) {
+						mem |= 1ull << (member - q0);
+						m |= 1ull << (member - q0);
+					}
 				}
 			} else if (sto >> k & 1) {
 				uint64_t w = peek_bits(in, (q + 3 + 7) / 8 * 8);

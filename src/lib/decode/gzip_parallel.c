@@ -59,6 +59,9 @@
 #define OUT_SYMBOLS_FIRST ((uint64_t)512 << 10)     /* doubled as needed */
 /* Compressed bytes read at once beyond what a task has. */
 #define READ_MORE ((uint64_t)256 << 10)
+/* Input a decoder reading on from a confirmed start holds at most before
+ * what it took is dropped. */
+#define DROP_AFTER ((uint64_t)4 << 20)
 /* Start candidates a task tries before it waits to decode for sure. */
 #define ATTEMPTS_MAX 16
 
@@ -119,6 +122,8 @@ struct worker {
 	struct gh_dm_input in;
 	unsigned char *buf;             /* compressed bytes of its task */
 	uint64_t buf_cap;
+	bool reading_on;                /* decoding from a confirmed start: it
+					 * only reads forward from here */
 	uint16_t *out;
 	uint64_t out_cap;               /* symbols out[] holds (plus slack) */
 	struct gh_chunk *chunk;         /* being filled, or NULL */
@@ -140,6 +145,14 @@ static int read_more(void *ctx, struct gh_dm_input *in)
 	struct par *p = w->p;
 	uint64_t at = in->base + in->len, want = READ_MORE;
 
+	/* A decoder asks for more once it has taken all it holds; one that
+	 * decodes on from a confirmed start never looks back, so what it took
+	 * goes (it would otherwise keep every byte of a task that runs far
+	 * past its region: a stream no region can start in). */
+	if (w->reading_on && in->len >= DROP_AFTER) {
+		in->base += in->len;
+		in->len = 0;
+	}
 	if (at + want > p->size)
 		want = p->size - at;
 	if (in->len + want > w->buf_cap) {
@@ -179,6 +192,7 @@ static void input_at(struct worker *w, uint64_t from)
 	w->in.at_eof = from >= w->p->size;
 	w->in.more = read_more;
 	w->in.ctx = w;
+	w->reading_on = false;
 }
 
 /* ---- output ---- */
@@ -537,8 +551,10 @@ static int run_task(struct worker *w, uint64_t i)
 	if (gh_dm_start(&w->dm, &w->in, cand, cand_at, w->out, w->out_cap,
 			GH_WINDOW - member_out, stop))
 		goto invalid;
+	w->reading_on = true;
 	st = decode_on(w);
 confirmed:
+	w->reading_on = true;
 	bad_below = (unsigned)(GH_WINDOW - member_out);
 	memcpy(w->map + 256, win, GH_WINDOW);
 	while (st == GH_DM_FULL) {
@@ -660,6 +676,40 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/*
+ * Whether the first member's first block is a fixed-Huffman one.  Encoders
+ * that write those (zlib's Z_FIXED, igzip -0) write nothing else, and a
+ * stream of them has no block a region can be found to start at: its
+ * first task would decode it all on one core, slower than the serial
+ * inflater, while false starts (fixed codes take almost any bits) keep the
+ * other threads busy.  Such a stream is decoded in order instead.  What
+ * cannot be read or parsed says no: the tasks then meet it.
+ */
+static bool fixed_first_block(const struct par *p)
+{
+	unsigned char h[4096];
+	ssize_t n = pread(p->fd, h, sizeof(h), (off_t)p->start);
+	size_t at = 10;
+
+	if (n < 11 || h[0] != 0x1f || h[1] != 0x8b || h[2] != 8)
+		return false;
+	if (h[3] & 4) {                 /* FEXTRA */
+		if ((size_t)n < 12)
+			return false;
+		at = 12 + (h[10] | (size_t)h[11] << 8);
+	}
+	for (int field = 8; field <= 16; field *= 2) {  /* FNAME, FCOMMENT */
+		if (!(h[3] & field))
+			continue;
+		while (at < (size_t)n && h[at])
+			at++;
+		at++;
+	}
+	if (h[3] & 2)                   /* FHCRC */
+		at += 2;
+	return at < (size_t)n && ((h[at] >> 1) & 3) == 1;
+}
+
 enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 {
 	struct gh_gzip_stats stats = { 0, 0, 0 };
@@ -695,6 +745,10 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 					sizeof(uint16_t));
 		if (!workers[k].out)
 			goto out;
+	}
+	if (fixed_first_block(&p)) {
+		res = GH_PIECES_IN_ORDER;
+		goto out;
 	}
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.changed, NULL);
