@@ -31,10 +31,10 @@ fed() {
 		"$trc:$got:$same" "$want:$want$want$want$want:same"
 }
 
-plan 9
+plan 12
 
 if ! built zstd || ! command -v zstd >/dev/null 2>&1; then
-	for i in 1 2 3; do skip "zstd verdicts" "zstd not built in or not found"; done
+	for i in 1 2 3 4 5 6; do skip "zstd verdicts" "zstd not built in or not found"; done
 else
 	# Single segment, window and content size 0, one 2-byte compressed
 	# block (no literals, no sequences): valid.  Fed its magic bytes alone
@@ -50,6 +50,23 @@ else
 	printf 'hello\n' | zstd -q -c >good.zst
 	cat good.zst empty-block.zst good.zst >three.zst
 	fed "the valid one between two frames" three.zst zstd 0
+	# Each beginning in the last bytes of the first input buffer (128 KiB
+	# and 3 bytes), after a skippable frame: zstd -dc has it whole.
+	for f in short empty-block; do
+		python3 -c 'import struct, sys
+n = 131071
+sys.stdout.buffer.write(struct.pack("<II", 0x184D2A50, n - 8) + bytes(n - 8) +
+                        open(sys.argv[1], "rb").read())' $f.zst >edge-$f.zst
+	done
+	fed "the short frame at the first buffer's edge" edge-short.zst zstd 1
+	fed "the valid frame at the first buffer's edge" edge-empty-block.zst zstd 0
+	# Through a pipe that delivers a frame in two writes.
+	(head -c 8 empty-block.zst; sleep 0.3; tail -c +9 empty-block.zst) |
+		"$GPUHIST" -b >/dev/null 2>&1
+	r1=$?
+	(head -c 7 short.zst; sleep 0.3; tail -c +8 short.zst) |
+		"$GPUHIST" -b >/dev/null 2>&1
+	is "frames split across two writes to a pipe: zstd's verdicts" "$r1:$?" "0:1"
 fi
 
 if ! built xz || ! command -v xz >/dev/null 2>&1; then

@@ -347,7 +347,7 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 	atomic_init(&meter.added, 0);
 	switch (gh_source_pieces(src, &pj)) {
 	case GH_PIECES_DONE:
-		atomic_store(&run->decoding, gh_source_pieces_decoding(src));
+		atomic_store(&run->decoding, pj.decoding);
 		if (run->opts->verbose)
 			gh_note(&job->notes, "%s: %s decoded by %d thread%s: %s",
 				job->name, serial->format, threads,

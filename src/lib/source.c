@@ -379,11 +379,6 @@ enum gh_pieces_result gh_source_pieces(struct gh_source *src,
 	return res;
 }
 
-const struct gh_decoding *gh_source_pieces_decoding(const struct gh_source *src)
-{
-	return src->decoder->pieces_decoding;
-}
-
 int gh_source_restart(struct gh_source *src)
 {
 	src->decoder->free(src->dec);

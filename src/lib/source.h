@@ -59,7 +59,6 @@ int gh_source_pieces_threads(const struct gh_source *src, int threads,
  * the file offset is past the input, as after reading it in order. */
 enum gh_pieces_result gh_source_pieces(struct gh_source *src,
 				       struct gh_pieces_job *job);
-const struct gh_decoding *gh_source_pieces_decoding(const struct gh_source *src);
 
 /* Decodes the input from its first byte again, in order, with the
  * strictest engine (after decoding in pieces gave up: the input is bad or

@@ -55,6 +55,7 @@ struct gh_pieces_job {
 	/* Filled in by the decoder: */
 	const char *why;            /* GH_PIECES_FAILED: the reason (static,
 				     * or the backend's error) */
+	const struct gh_decoding *decoding;     /* what decoded it, for -v */
 	char summary[192];          /* what -v says of it: "N regions ..." */
 };
 
@@ -94,7 +95,6 @@ struct gh_decoder {
 	int (*pieces_threads)(const void *d, uint64_t size, int threads,
 			      bool others);
 	enum gh_pieces_result (*pieces)(struct gh_pieces_job *job);
-	const struct gh_decoding *pieces_decoding;
 };
 
 #endif

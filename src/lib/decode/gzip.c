@@ -4,14 +4,13 @@
 
 #include <string.h>
 
+#include "bgzf.h"
 #include "decoder.h"
 #include "gunzip.h"
 #include "gzip_parallel.h"
 
 static const struct gh_decoding by_isal = { "gzip", "isa-l" };
 static const struct gh_decoding by_zlib = { "gzip", "zlib" };
-static const struct gh_decoding in_pieces = { "gzip",
-					      "gpuhist's parallel decoder" };
 
 static void *gzip_open(const struct gh_packed_from *from, const char **why)
 {
@@ -60,6 +59,14 @@ static int gzip_pieces_threads(const void *d, uint64_t size, int threads,
 	       ? threads : 0;
 }
 
+/* Members that carry their size (BGZF) need no speculation: each is
+ * decoded on its own; anything else is cut into regions. */
+static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
+{
+	return gh_bgzf_is(job->fd, job->start, job->size) ? gh_bgzf_pieces(job)
+							   : gh_gzip_pieces(job);
+}
+
 const struct gh_decoder gh_gzip_decoder = {
 	.open = gzip_open,
 	.read = gzip_read,
@@ -72,6 +79,5 @@ const struct gh_decoder gh_gzip_decoder = {
 	.engines = "zlib",
 #endif
 	.pieces_threads = gzip_pieces_threads,
-	.pieces = gh_gzip_pieces,
-	.pieces_decoding = &in_pieces,
+	.pieces = gzip_pieces,
 };

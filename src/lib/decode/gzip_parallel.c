@@ -89,6 +89,9 @@ struct task {
 	int n_segs, cap_segs;
 };
 
+static const struct gh_decoding in_regions = {
+	"gzip", "gpuhist's parallel decoder" };
+
 struct par {
 	struct gh_gzip_stats *stats;
 	uint64_t region;                /* compressed bytes a task */
@@ -676,40 +679,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/*
- * Whether the first member's first block is a fixed-Huffman one.  Encoders
- * that write those (zlib's Z_FIXED, igzip -0) write nothing else, and a
- * stream of them has no block a region can be found to start at: its
- * first task would decode it all on one core, slower than the serial
- * inflater, while false starts (fixed codes take almost any bits) keep the
- * other threads busy.  Such a stream is decoded in order instead.  What
- * cannot be read or parsed says no: the tasks then meet it.
- */
-static bool fixed_first_block(const struct par *p)
-{
-	unsigned char h[4096];
-	ssize_t n = pread(p->fd, h, sizeof(h), (off_t)p->start);
-	size_t at = 10;
-
-	if (n < 11 || h[0] != 0x1f || h[1] != 0x8b || h[2] != 8)
-		return false;
-	if (h[3] & 4) {                 /* FEXTRA */
-		if ((size_t)n < 12)
-			return false;
-		at = 12 + (h[10] | (size_t)h[11] << 8);
-	}
-	for (int field = 8; field <= 16; field *= 2) {  /* FNAME, FCOMMENT */
-		if (!(h[3] & field))
-			continue;
-		while (at < (size_t)n && h[at])
-			at++;
-		at++;
-	}
-	if (h[3] & 2)                   /* FHCRC */
-		at += 2;
-	return at < (size_t)n && ((h[at] >> 1) & 3) == 1;
-}
-
 enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 {
 	struct gh_gzip_stats stats = { 0, 0, 0 };
@@ -746,10 +715,6 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 		if (!workers[k].out)
 			goto out;
 	}
-	if (fixed_first_block(&p)) {
-		res = GH_PIECES_IN_ORDER;
-		goto out;
-	}
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.changed, NULL);
 	if (threads == 1) {             /* no thread to start: decode here */
@@ -772,6 +737,7 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 	} else if (!p.failed && p.stitched == p.n_tasks && p.stream_ended) {
 		res = GH_PIECES_DONE;
 	}
+	job->decoding = &in_regions;
 	snprintf(job->summary, sizeof(job->summary),
 		 "%llu regions, %llu started at a guessed block, %llu decoded again",
 		 (unsigned long long)stats.tasks,

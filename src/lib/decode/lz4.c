@@ -207,7 +207,7 @@ static int64_t legacy_block(struct unlz4 *z, unsigned char *out,
 	int dec = LZ4_decompress_safe((const char *)z->block, (char *)out,
 				      (int)size, LEGACY_BLOCK);
 
-	if (dec <= 0) {
+	if (dec < 0) {              /* a block may decode to nothing */
 		*why = "corrupt lz4 data";
 		return -1;
 	}

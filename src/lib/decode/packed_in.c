@@ -60,6 +60,21 @@ int gh_packed_in_refill(struct gh_packed_in *in)
 	return n > 0;
 }
 
+int gh_packed_in_fill(struct gh_packed_in *in, size_t need)
+{
+	if (in->avail >= need && in->joined)
+		return 1;
+	while (in->avail < in->room) {
+		int got = gh_packed_in_refill(in);
+
+		if (got < 0)
+			return -1;
+		if (!got)
+			break;
+	}
+	return 1;
+}
+
 int gh_packed_in_more(struct gh_packed_in *in, bool inside,
 		      const char *truncated, const char **why)
 {

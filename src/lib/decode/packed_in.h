@@ -37,6 +37,12 @@ int gh_packed_in_init(struct gh_packed_in *in,
  * came, 0 at the end of the input, -1 on a read error (errno set). */
 int gh_packed_in_refill(struct gh_packed_in *in);
 
+/* Makes sure at least `need` bytes of input are there (fewer only at the
+ * end of the input), reading until the buffer is full once it reads at all,
+ * as the tools' own readers fill theirs: 1, or -1 on a read error (errno
+ * set). */
+int gh_packed_in_fill(struct gh_packed_in *in, size_t need);
+
 /* Makes sure some input is there to decode, the bytes read to tell the
  * format joined with the next read (as the tools' own readers see them):
  * 1 when there is, 0 at the clean end of the input (in->ended set), -1

@@ -12,7 +12,10 @@
  * disagree on some invalid frames.  So libzstd is fed as zstd -dc feeds
  * it: input buffers of ZSTD_DStreamInSize() that begin with the bytes that
  * told the format, and every call a fresh output buffer of
- * ZSTD_DStreamOutSize() (staged here when the caller has less room).
+ * ZSTD_DStreamOutSize() (staged here when the caller has less room); the
+ * buffer filled whole (as the CLI's reader fills it) whenever a frame's
+ * header or libzstd's next step needs more than it holds, so that a frame
+ * no longer than the buffer is seen whole, from a pipe too.
  * Files of several frames are split among threads by zstd_parallel.c.
  */
 #include "config.h"
@@ -25,10 +28,15 @@
 #include "zstd_limits.h"
 #include "zstd_parallel.h"
 
+/* The longest frame header (libzstd's ZSTD_FRAMEHEADERSIZE_MAX, which only
+ * its static API names). */
+#define FRAME_HEADER_MAX 18
+
 struct unzstd {
 	struct gh_packed_in in;
 	ZSTD_DCtx *dctx;
 	bool in_frame;              /* a frame has begun and not yet ended */
+	size_t hint;                /* libzstd's input for its next step */
 	bool flushing;              /* the last call filled its output inside
 				     * a frame: it may hold more without
 				     * more input */
@@ -39,8 +47,6 @@ struct unzstd {
 };
 
 static const struct gh_decoding serial = { "zstd", "libzstd" };
-static const struct gh_decoding in_pieces = { "zstd",
-					      "libzstd, frames in parallel" };
 
 static void zstd_free(void *d)
 {
@@ -92,6 +98,16 @@ static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
 
 	(void)warning;
 	while (done < cap && !z->in.ended) {
+		/* zstd -dc has a frame's header whole before it starts it, and
+		 * then what libzstd says the next step needs. */
+		size_t need = z->in_frame ? z->hint : FRAME_HEADER_MAX;
+
+		if (!z->flushing &&
+		    gh_packed_in_fill(&z->in, need < z->in.room ? need
+								 : z->in.room) < 0) {
+			*why = NULL;
+			return -1;
+		}
 		int more = z->flushing ? 1
 			   : gh_packed_in_more(&z->in, z->in_frame,
 					       "unexpected end of file (truncated zstd data)",
@@ -116,6 +132,7 @@ static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
 		}
 		/* 0: a frame ended and all of it was written out. */
 		z->in_frame = ret != 0;
+		z->hint = ret;
 		z->flushing = ret != 0 && ob.pos == ob.size;
 		if (direct) {
 			done += ob.pos;
@@ -155,5 +172,4 @@ const struct gh_decoder gh_zstd_decoder = {
 	.free = zstd_free,
 	.pieces_threads = zstd_pieces_threads,
 	.pieces = gh_zstd_pieces,
-	.pieces_decoding = &in_pieces,
 };

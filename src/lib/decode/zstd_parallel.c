@@ -33,6 +33,9 @@
 /* Compressed bytes a thread reads at once. */
 #define ZP_READ_BYTES (256 * 1024)
 
+static const struct gh_decoding in_parallel = {
+	"zstd", "libzstd, frames in parallel" };
+
 struct zp {
 	struct gh_backend *b;
 	int input;
@@ -361,6 +364,7 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	pthread_mutex_destroy(&p.lock);
+	job->decoding = &in_parallel;
 	snprintf(job->summary, sizeof(job->summary), "%llu frames",
 		 (unsigned long long)p.frames);
 	if (atomic_load(&p.backend_failed)) {
