@@ -19,7 +19,7 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNUL
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$GPUHIST" "$@"
 }
 
-plan 8
+plan 7
 
 # Peak memory means nothing under a sanitizer (shadow memory, quarantine).
 sanitized=0

@@ -324,7 +324,7 @@ enum gh_pieces_result gh_bgzf_pieces(struct gh_pieces_job *job)
 	pthread_mutex_destroy(&p.lock);
 	job->decoding = &by_members;
 	snprintf(job->summary, sizeof(job->summary),
-		 "BGZF, %llu batches of members",
+		 "%llu regions of whole BGZF members",
 		 (unsigned long long)p.batches);
 	if (atomic_load(&p.backend_failed)) {
 		job->why = atomic_load(&p.why);
