@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#include "bgzf.h"
 #include "decoder.h"
 #include "gunzip.h"
 #include "gzip_parallel.h"
@@ -59,14 +58,6 @@ static int gzip_pieces_threads(const void *d, uint64_t size, int threads,
 	       ? threads : 0;
 }
 
-/* Members that carry their size (BGZF) need no speculation: each is
- * decoded on its own; anything else is cut into regions. */
-static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
-{
-	return gh_bgzf_is(job->fd, job->start, job->size) ? gh_bgzf_pieces(job)
-							   : gh_gzip_pieces(job);
-}
-
 const struct gh_decoder gh_gzip_decoder = {
 	.open = gzip_open,
 	.read = gzip_read,
@@ -79,5 +70,5 @@ const struct gh_decoder gh_gzip_decoder = {
 	.engines = "zlib",
 #endif
 	.pieces_threads = gzip_pieces_threads,
-	.pieces = gzip_pieces,
+	.pieces = gh_gzip_pieces,
 };
