@@ -38,16 +38,15 @@ for t in 2 3 4; do
 		"$(cmp -s got want && echo same)" same
 done
 
-# Fixed-Huffman blocks only, 8, 32 and 96 MB of text; and the same after
-# a member of ordinary (dynamic) blocks, which the regions do split.
+# Fixed-Huffman blocks only, 32 and 96 MB of text; and the same after a
+# member of ordinary (dynamic) blocks, which the regions do split.
 python3 - <<'PY'
 import random, zlib
 random.seed(7)
 words = [bytes(random.choice(b"abcdefghijklmnopqrstuvwxyz ")
                for _ in range(random.randint(2, 9))) for _ in range(3000)]
 text = b" ".join(random.choice(words) for _ in range(1500000))[:8 << 20]
-for name, t in (("fixed8", text), ("fixed32", text * 4),
-                ("fixed96", text * 12)):
+for name, t in (("fixed32", text * 4), ("fixed96", text * 12)):
     c = zlib.compressobj(1, zlib.DEFLATED, 31, 9, zlib.Z_FIXED)
     fixed = c.compress(t) + c.flush()
     open(name + ".gz", "wb").write(fixed)
@@ -63,10 +62,11 @@ is "fixed blocks only, 4 threads: gzip -dc's counts" \
 if [ $sanitized = 1 ]; then
 	skip "fixed blocks only: memory flat" "a sanitizer build"
 else
-	# Output buffers grow toward their bound (16 MiB a thread) first.
-	small=$(GPUHIST_GZIP_REGION=131072 peak_kib --threads=4 fixed32.gz)
+	# Bounded: 4 threads' symbols (16 MiB each), their input (4 MiB
+	# each, then dropped) and regions, and the ring of chunks; it was 144
+	# MB here, the whole file's compressed bytes held on top.
 	big=$(GPUHIST_GZIP_REGION=131072 peak_kib --threads=4 fixed96.gz)
-	ok $((big > small + 32768)) "fixed blocks only: memory bounded (32 MB of text: $small KiB, 96 MB: $big KiB)"
+	ok $((big > 120 * 1024)) "fixed blocks only, 96 MB of text: memory bounded ($big KiB <= 120 MiB)"
 fi
 
 gzip -dc mixed32.gz >plain
@@ -74,12 +74,10 @@ counts --raw plain >want
 GPUHIST_GZIP_REGION=131072 counts --threads=4 mixed32.gz >got
 is "dynamic blocks, then a member of fixed ones, 4 threads: gzip -dc's counts" \
 	"$(cmp -s got want && echo same)" same
-# Its output buffers grow toward their bound (16 MiB a thread, 4 threads);
-# its input no longer grows with the file (it did: 66 MiB, then 141).
+# The same bound, a member of dynamic blocks first (it was 145 MB).
 if [ $sanitized = 1 ]; then
-	skip "... in parallel, memory flat" "a sanitizer build"
+	skip "... in parallel, memory bounded" "a sanitizer build"
 else
-	small=$(GPUHIST_GZIP_REGION=131072 peak_kib --threads=4 mixed32.gz)
 	big=$(GPUHIST_GZIP_REGION=131072 peak_kib --threads=4 mixed96.gz)
-	ok $((big > small + 32768)) "... in parallel, memory bounded (32 MB of text: $small KiB, 96 MB: $big KiB)"
+	ok $((big > 120 * 1024)) "... in parallel, 96 MB of text: memory bounded ($big KiB <= 120 MiB)"
 fi

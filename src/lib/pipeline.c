@@ -341,7 +341,8 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 	struct gh_pieces_job pj = { .b = run->backend, .input = *input,
 				    .joins = joins_of(job),
 				    .threads = threads,
-				    .progress = pieces_progress, .ctx = &meter };
+				    .progress = pieces_progress, .ctx = &meter,
+				    .timing = run->opts->verbose };
 	const struct gh_decoding *serial = gh_source_decoding(src);
 
 	atomic_init(&meter.added, 0);

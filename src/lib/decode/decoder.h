@@ -52,11 +52,12 @@ struct gh_pieces_job {
 	int threads;
 	gh_pieces_progress_fn progress;
 	void *ctx;
+	bool timing;                /* say where the time went (-v) */
 	/* Filled in by the decoder: */
 	const char *why;            /* GH_PIECES_FAILED: the reason (static,
 				     * or the backend's error) */
 	const struct gh_decoding *decoding;     /* what decoded it, for -v */
-	char summary[192];          /* what -v says of it: "N regions ..." */
+	char summary[640];          /* what -v says of it: "N regions ..." */
 };
 
 enum gh_pieces_result {

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -117,9 +118,22 @@ struct par {
 	bool stream_ended;              /* a task found the clean end */
 };
 
+/* What a worker's time goes to, for -v (with job->timing): each stage's
+ * thread CPU time and wall time, summed over the workers. */
+enum stage { LOOK, WAIT_PREVIOUS, DECODE, RESOLVE, CHUNKS, READ,
+	     WAIT_SLOT, OTHER, STAGES };
+static const char *const stage_names[STAGES] = {
+	"look and decode from a guess", "wait for the previous region",
+	"decode from a known start", "resolve and CRC",
+	"chunks (acquire, submit)", "read", "wait for a slot", "other" };
+
 /* What one worker holds. */
 struct worker {
 	struct par *p;
+	bool timing;                    /* clocks read at each stage's edge */
+	enum stage stage;               /* the stage it is in */
+	uint64_t cpu_at, wall_at;       /* when that stage began, ns */
+	uint64_t cpu_ns[STAGES], wall_ns[STAGES];
 	const char *why;                /* why the backend failed it */
 	struct gh_dm dm;
 	struct gh_dm_input in;
@@ -138,6 +152,35 @@ struct worker {
 	unsigned char kept[GH_WINDOW];  /* the window kept at a flush */
 	unsigned char map[GH_DM_MAP_BYTES];     /* symbol -> byte (resolve) */
 };
+
+/* ---- time ---- */
+
+static uint64_t ns_of(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Moves worker w to stage `to`, charging the one it leaves; returns that
+ * one, for a stage nested in another (a read inside a decode). */
+static enum stage stage_to(struct worker *w, enum stage to)
+{
+	enum stage from = w->stage;
+
+	if (w->timing) {
+		uint64_t cpu = ns_of(CLOCK_THREAD_CPUTIME_ID);
+		uint64_t wall = ns_of(CLOCK_MONOTONIC);
+
+		w->cpu_ns[from] += cpu - w->cpu_at;
+		w->wall_ns[from] += wall - w->wall_at;
+		w->cpu_at = cpu;
+		w->wall_at = wall;
+	}
+	w->stage = to;
+	return from;
+}
 
 /* ---- input ---- */
 
@@ -169,6 +212,7 @@ static int read_more(void *ctx, struct gh_dm_input *in)
 		in->data = nb;
 	}
 	uint64_t got = 0;
+	enum stage was = stage_to(w, READ);
 
 	while (got < want) {
 		ssize_t n = pread(p->fd, w->buf + in->len + got, want - got,
@@ -176,10 +220,13 @@ static int read_more(void *ctx, struct gh_dm_input *in)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			stage_to(w, was);
 			return -1;      /* an error, or the file shrank */
+		}
 		got += (uint64_t)n;
 	}
+	stage_to(w, was);
 	in->len += got;
 	if (in->base + in->len >= p->size)
 		in->at_eof = true;
@@ -209,11 +256,14 @@ static int submit_chunk(struct worker *w)
 	if (!c)
 		return 0;
 	w->chunk = NULL;
+	enum stage was = stage_to(w, CHUNKS);
+
 	w->why = gh_submit(p->joins, p->b, p->input, c, w->chunk_fill,
 			   (struct gh_place){ .major = w->task,
 					      .start = w->task_out,
 					      .offset = w->task_base +
 							w->task_out });
+	stage_to(w, was);
 	if (w->why)
 		return -1;
 	w->task_out += w->chunk_fill;
@@ -267,7 +317,10 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 
 		while (at < to) {
 			if (!w->chunk) {
+				enum stage was = stage_to(w, CHUNKS);
+
 				w->chunk = p->b->ops->acquire(p->b);
+				stage_to(w, was);
 				if (!w->chunk) {
 					w->why = p->b->error;
 					return -1;
@@ -522,11 +575,15 @@ static int run_task(struct worker *w, uint64_t i)
 		bool known = before->index == i - 1 && before->published;
 
 		pthread_mutex_unlock(&p->lock);
+		stage_to(w, LOOK);
 		if (!known)
 			st = guess(w, region * 8, stop, &cand, &cand_at);
 
 		/* The chain: where the previous task stopped. */
+		stage_to(w, WAIT_PREVIOUS);
 		struct task *prev = wait_previous(p, i);
+
+		stage_to(w, OTHER);
 
 		if (!prev)
 			return -1;
@@ -555,6 +612,7 @@ static int run_task(struct worker *w, uint64_t i)
 			GH_WINDOW - member_out, stop))
 		goto invalid;
 	w->reading_on = true;
+	stage_to(w, DECODE);
 	st = decode_on(w);
 confirmed:
 	w->reading_on = true;
@@ -562,6 +620,7 @@ confirmed:
 	memcpy(w->map + 256, win, GH_WINDOW);
 	while (st == GH_DM_FULL) {
 		/* Keep the window resolved: bytes from here on. */
+		stage_to(w, RESOLVE);
 		if (resolve_tail(w, bad_below, w->kept))
 			goto invalid;
 		ret = flush_output(w, t, bad_below);
@@ -571,8 +630,10 @@ confirmed:
 		for (unsigned k = 0; k < GH_WINDOW; k++)
 			w->dm.out[k] = w->kept[k];
 		bad_below = 0;
+		stage_to(w, DECODE);
 		st = decode_on(w);
 	}
+	stage_to(w, RESOLVE);
 	if (st == GH_DM_ERROR)
 		goto invalid;
 	if (publish(w, t, st, bad_below, member_out))
@@ -592,6 +653,7 @@ done:
 		fail(p, "out of memory for the edges of chunks");
 		return -1;
 	}
+	stage_to(w, OTHER);
 	pthread_mutex_lock(&p->lock);
 	t->done = true;
 	stitch(p);
@@ -668,15 +730,47 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	uint64_t i;
 
-	while ((i = take_task(w->p)) != UINT64_MAX)
-		if (run_task(w, i))
+	if (w->timing) {
+		w->cpu_at = ns_of(CLOCK_THREAD_CPUTIME_ID);
+		w->wall_at = ns_of(CLOCK_MONOTONIC);
+	}
+	for (;;) {
+		stage_to(w, WAIT_SLOT);
+		i = take_task(w->p);
+		stage_to(w, OTHER);
+		if (i == UINT64_MAX || run_task(w, i))
 			break;
+	}
+	stage_to(w, OTHER);             /* charges the stage it ended in */
 	/* A chunk still held after a failure goes back unused. */
 	if (w->chunk) {
 		w->p->b->ops->submit(w->p->b, w->p->input, w->chunk, 0);
 		w->chunk = NULL;
 	}
 	return NULL;
+}
+
+/* Adds to job's summary where the workers' time went: per stage, thread
+ * CPU time and wall time in ms, summed over the workers. */
+static void describe_time(struct gh_pieces_job *job,
+			  const struct worker *workers, int threads)
+{
+	size_t used = strlen(job->summary);
+
+	snprintf(job->summary + used, sizeof(job->summary) - used,
+		 "; ms of CPU/wall, all threads:");
+	for (int s = 0; s < STAGES; s++) {
+		uint64_t cpu = 0, wall = 0;
+
+		for (int k = 0; k < threads; k++) {
+			cpu += workers[k].cpu_ns[s];
+			wall += workers[k].wall_ns[s];
+		}
+		used = strlen(job->summary);
+		snprintf(job->summary + used, sizeof(job->summary) - used,
+			 "%s %s %.0f/%.0f", s ? "," : "", stage_names[s],
+			 cpu / 1e6, wall / 1e6);
+	}
 }
 
 enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
@@ -707,6 +801,8 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 		p.slots[k].index = UINT64_MAX;
 	for (int k = 0; k < threads; k++) {
 		workers[k].p = &p;
+		workers[k].timing = job->timing;
+		workers[k].stage = OTHER;
 		for (unsigned v = 0; v < 256; v++)
 			workers[k].map[v] = (unsigned char)v;
 		workers[k].out_cap = OUT_SYMBOLS_FIRST;
@@ -743,6 +839,8 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 		 (unsigned long long)stats.tasks,
 		 (unsigned long long)atomic_load(&stats.guessed),
 		 (unsigned long long)atomic_load(&stats.redone));
+	if (job->timing && workers && res != GH_PIECES_SERIAL)
+		describe_time(job, workers, threads);
 out:
 	for (int k = 0; workers && k < threads; k++) {
 		free(workers[k].out);
