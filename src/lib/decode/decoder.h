@@ -9,7 +9,6 @@
 #ifndef GH_DECODER_H
 #define GH_DECODER_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 

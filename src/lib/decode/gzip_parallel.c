@@ -66,6 +66,13 @@
 /* Start candidates a task tries before it waits to decode for sure. */
 #define ATTEMPTS_MAX 16
 
+/* What -v says of a parallel decoding. */
+struct gh_gzip_stats {
+	atomic_uint_least64_t tasks;    /* regions of the file */
+	atomic_uint_least64_t guessed;  /* decoded from a start guessed right */
+	atomic_uint_least64_t redone;   /* decoded again, from the true start */
+};
+
 /* A member's output within one task: its CRC, joined in order. */
 struct segment {
 	uint32_t crc;

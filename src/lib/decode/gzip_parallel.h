@@ -2,7 +2,6 @@
 #ifndef GH_GZIP_PARALLEL_H
 #define GH_GZIP_PARALLEL_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "decoder.h"
@@ -17,13 +16,6 @@ uint64_t gh_gzip_region(uint64_t size, int threads);
  * `engine` ("isa-l" or "zlib"): one core of the parallel decoder does
  * about half of what ISA-L does, and more than zlib (bench/NOTES.md). */
 int gh_gzip_parallel_threads(const char *engine);
-
-/* What -v says of a parallel decoding. */
-struct gh_gzip_stats {
-	atomic_uint_least64_t tasks;    /* regions of the file */
-	atomic_uint_least64_t guessed;  /* decoded from a start guessed right */
-	atomic_uint_least64_t redone;   /* decoded again, from the true start */
-};
 
 /*
  * Decodes the gzip data of job's file span with its threads, into chunks
