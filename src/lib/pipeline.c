@@ -328,8 +328,8 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
  * decoder splits it: gzip's regions, zstd's frames).  Where that decoder
  * gives up (invalid data, or a read it could not make), what it counted is
  * thrown away and the input is decoded again, in order, from its first
- * byte by the strictest engine (gzip: zlib, not ISA-L, which is more
- * lenient), which then gives the verdict and the message.  Where the input
+ * byte by the reference engine (gzip: zlib), which then gives the verdict
+ * and the message in its own words.  Where the input
  * does not split after all (one zstd frame), it is begun again for one
  * reader, so that the CPU's workers count while this thread decodes.  0,
  * or -1 (noted) on failure.
@@ -425,8 +425,7 @@ static int count_one(struct inputs *in, struct job *job)
 	if (decoding)
 		atomic_store(&run->decoding, decoding);
 	if (!ranged(job->input))
-		pieces = gh_source_pieces_threads(src, in->readers_each,
-						  in->workers > 1);
+		pieces = gh_source_pieces_threads(src, in->readers_each);
 	readers = pieces ? pieces
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
 	job->part = (struct gh_stream_part){ 0, 0 };

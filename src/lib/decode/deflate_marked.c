@@ -536,17 +536,15 @@ uint64_t gh_dm_total(const struct gh_dm *dm)
 	return dm->flushed + dm->pos - GH_WINDOW;
 }
 
-/* Copies a stored block's bytes, as many as there is room for (or, not
- * writing, passes over them all). */
+/* Copies a stored block's bytes, as many as there is room for. */
 static inline __attribute__((always_inline)) int
-stored_walk(struct gh_dm *dm, const bool write)
+stored_walk(struct gh_dm *dm)
 {
 	struct gh_dm_input *in = dm->in;
 
-	while (dm->stored_left && (!write || dm->pos < dm->cap)) {
+	while (dm->stored_left && dm->pos < dm->cap) {
 		if (dm->bitcnt >= 8) {          /* bytes already loaded */
-			if (write)
-				dm->out[dm->pos] = dm->bitbuf & 255;
+			dm->out[dm->pos] = dm->bitbuf & 255;
 			dm->pos++;
 			dm->bitbuf >>= 8;
 			dm->bitcnt -= 8;
@@ -573,11 +571,10 @@ stored_walk(struct gh_dm *dm, const bool write)
 
 		if (n > dm->stored_left)
 			n = dm->stored_left;
-		if (write && n > dm->cap - dm->pos)
+		if (n > dm->cap - dm->pos)
 			n = dm->cap - dm->pos;
-		if (write)
-			for (uint64_t k = 0; k < n; k++)
-				dm->out[dm->pos + k] = in->data[dm->next + k];
+		for (uint64_t k = 0; k < n; k++)
+			dm->out[dm->pos + k] = in->data[dm->next + k];
 		dm->pos += n;
 		dm->next += n;
 		dm->stored_left -= (uint32_t)n;
@@ -626,7 +623,7 @@ static inline void copy_back(uint16_t *dst, unsigned dist, unsigned len)
 /* The symbols of a Huffman block until its end, a full buffer or an
  * error.  The hot loop: bit buffer and positions in locals. */
 static inline __attribute__((always_inline)) int
-huffman_walk(struct gh_dm *dm, const bool write)
+huffman_walk(struct gh_dm *dm)
 {
 	const uint32_t *lit = dm->t->cur_lit, *dist = dm->t->cur_dist;
 	const unsigned char *data = dm->in->data;
@@ -667,7 +664,7 @@ huffman_walk(struct gh_dm *dm, const bool write)
 	REFILL();
 	e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 	for (;;) {
-		if (write && pos >= cap)
+		if (pos >= cap)
 			break;          /* e is looked up again on return */
 		if (E_KIND(e) == K_SUB) {
 			bitbuf >>= LIT_BITS;
@@ -677,16 +674,14 @@ huffman_walk(struct gh_dm *dm, const bool write)
 		bitbuf >>= E_LEN(e);
 		bitcnt -= E_LEN(e);
 		if (E_KIND(e) == K_LIT) {
-			if (write)
-				out[pos] = (uint16_t)E_VAL(e);
+			out[pos] = (uint16_t)E_VAL(e);
 			pos++;
 			/* a second literal without a refill: 56 - 15 >= 15 */
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
 			if (E_KIND(e) == K_LIT) {
 				bitbuf >>= E_LEN(e);
 				bitcnt -= E_LEN(e);
-				if (write)
-					out[pos] = (uint16_t)E_VAL(e);
+				out[pos] = (uint16_t)E_VAL(e);
 				pos++;
 			}
 			REFILL();
@@ -725,8 +720,7 @@ huffman_walk(struct gh_dm *dm, const bool write)
 			}
 			REFILL();
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-			if (write)
-				copy_back(out + pos, d, length);
+			copy_back(out + pos, d, length);
 			pos += length;
 			continue;
 		}
@@ -782,20 +776,6 @@ static int trailer(struct gh_dm *dm)
 	return 0;
 }
 
-/* The trailer, passed over: its CRC and length are the decoder's to
- * check (gzip_check.c runs beside one). */
-static int skip_trailer(struct gh_dm *dm)
-{
-	unsigned skip;
-
-	align_byte(dm);
-	for (int i = 0; i < 8; i++)
-		if (take(dm, 8, &skip))
-			return -1;
-	dm->state = ST_AFTER;
-	return 0;
-}
-
 /* After a member: another member (1), the clean end after zero padding
  * (0), or trailing garbage (-1), as gunzip.c decides. */
 static int after_member(struct gh_dm *dm)
@@ -837,11 +817,7 @@ static bool startable(struct gh_dm *dm)
 	return head == 0 || head == 4;
 }
 
-/* The walk through a stream, writing the symbols, or (write false:
- * gzip_check.c's second opinion) only keeping their count, in pos, for the
- * distance check; stops and full buffers are the writer's alone. */
-static inline __attribute__((always_inline)) enum gh_dm_status
-walk(struct gh_dm *dm, const bool write)
+enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 {
 	for (;;) {
 		if (past_end(dm)) {
@@ -857,28 +833,28 @@ walk(struct gh_dm *dm, const bool write)
 			dm->state = ST_BLOCK;
 			break;
 		case ST_BLOCK:
-			if (write && gh_dm_bit(dm) >= dm->stop_bit &&
+			if (gh_dm_bit(dm) >= dm->stop_bit &&
 			    startable(dm))
 				return GH_DM_STOP;
-			if (write && dm->pos >= dm->cap)
+			if (dm->pos >= dm->cap)
 				return GH_DM_FULL;
 			if (read_block_header(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_STORED:
-			if (write && dm->pos >= dm->cap)
+			if (dm->pos >= dm->cap)
 				return GH_DM_FULL;
-			if (stored_walk(dm, write))
+			if (stored_walk(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_HUFF:
-			if (write && dm->pos >= dm->cap)
+			if (dm->pos >= dm->cap)
 				return GH_DM_FULL;
-			if (huffman_walk(dm, write))
+			if (huffman_walk(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_TRAILER:
-			if (write ? trailer(dm) : skip_trailer(dm))
+			if (trailer(dm))
 				return GH_DM_ERROR;
 			break;
 		case ST_AFTER: {
@@ -888,18 +864,13 @@ walk(struct gh_dm *dm, const bool write)
 				return GH_DM_ERROR;
 			if (!more)
 				return GH_DM_END;
-			if (write && gh_dm_bit(dm) >= dm->stop_bit)
+			if (gh_dm_bit(dm) >= dm->stop_bit)
 				return GH_DM_STOP;
 			dm->state = ST_MEMBER;
 			break;
 		}
 		}
 	}
-}
-
-enum gh_dm_status gh_dm_run(struct gh_dm *dm)
-{
-	return walk(dm, true);
 }
 
 enum gh_dm_at gh_dm_where(const struct gh_dm *dm)
@@ -1003,23 +974,6 @@ void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
 	}
 #endif
 	resolve_c(sym, n, map, dst);
-}
-
-/* ---- checking only ----
- *
- * The same walk with nothing written: gzip_check.c's second opinion on a
- * stream ISA-L decodes.  Only the output's length is kept, in pos, for
- * the distance check; lim is where the member's output began. */
-
-int gh_dm_check_start(struct gh_dm *dm, struct gh_dm_input *in)
-{
-	return gh_dm_start(dm, in, in->base * 8, GH_DM_AT_MEMBER, NULL, 0, 0,
-			   UINT64_MAX);
-}
-
-enum gh_dm_status gh_dm_check(struct gh_dm *dm)
-{
-	return walk(dm, false);
 }
 
 /* ---- finding a place to start ---- */

@@ -124,18 +124,6 @@ void gh_dm_resolve(const uint16_t *restrict sym, uint64_t n,
 		   const unsigned char *restrict map, unsigned char *restrict dst);
 
 /*
- * Checking only: walks a whole gzip stream from its first byte (file byte
- * in->base) with the same verdicts, writing nothing, for a second opinion
- * on a stream another inflater decodes.  CRCs and lengths are not checked.
- * in->more() is called only once all of in->data is taken, and may drop
- * it: in->base then says which file byte data[0] is.  gh_dm_check() runs
- * to GH_DM_END or GH_DM_ERROR (dm->why, at gh_dm_bit()); gh_dm_end()
- * frees.  Returns -1 when out of memory.
- */
-int gh_dm_check_start(struct gh_dm *dm, struct gh_dm_input *in);
-enum gh_dm_status gh_dm_check(struct gh_dm *dm);
-
-/*
  * Looks for a place to start decoding in file bits [from, to): a dynamic
  * or stored block header (not the last block), or a gzip member header,
  * whose header is well-formed and whose first block decodes without error

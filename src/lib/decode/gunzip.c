@@ -8,10 +8,8 @@
  * only warns of "trailing garbage", but a count must not silently skip
  * data), and so is a stream that ends inside a member.
  *
- * ISA-L is faster than zlib but more lenient (inflate.h), so with ISA-L
- * every byte read is also handed to gzip_check.c, whose verdict (zlib's
- * rules) is taken at the end of the stream, when decoding fails, and
- * between reads as soon as ISA-L has passed the place of a fault.
+ * Either inflater gives zlib's verdict (ISA-L has each block header
+ * judged by zlib's rules as it goes: inflate_isal.c).
  */
 #include "config.h"
 
@@ -23,7 +21,6 @@
 
 #include "magic.h"
 #include "gunzip.h"
-#include "gzip_check.h"
 #include "inflate.h"
 
 /* Compressed bytes read at once.  The fuzz harness builds with a tiny one,
@@ -34,7 +31,6 @@
 
 struct gh_gunzip {
 	struct gh_inflater *inf;
-	struct gh_gzip_check *check;    /* for a lenient inflater, else NULL */
 	int fd;                 /* -1: reading mem instead */
 	const unsigned char *mem;
 	uint64_t mem_left;
@@ -57,16 +53,6 @@ struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 	if (!g->inf) {
 		free(g);
 		return NULL;
-	}
-	if (g->inf->lenient) {
-		g->check = gh_gzip_check_new();
-		if (!g->check) {
-			g->inf->free(g->inf);
-			free(g);
-			return NULL;
-		}
-		if (primed_len)
-			gh_gzip_check_feed(g->check, primed, primed_len);
 	}
 	g->fd = fd;
 	if (primed_len)
@@ -127,8 +113,6 @@ static int refill(struct gh_gunzip *g)
 		return -1;
 	if (n == 0)
 		g->eof = 1;
-	if (g->check)
-		gh_gzip_check_feed(g->check, fresh, (size_t)n);
 	g->avail_in += (size_t)n;
 	g->consumed += (uint64_t)n;
 	return (int)(n > 0);
@@ -166,27 +150,6 @@ static int next_member(struct gh_gunzip *g, const char **why)
 	}
 }
 
-/* Stream bytes the inflater has taken. */
-static uint64_t taken(const struct gh_gunzip *g)
-{
-	return g->consumed - g->avail_in;
-}
-
-/* Fails the read: the checker's message when its fault comes first.  A
- * read error (*why NULL) stays one, errno kept. */
-static int64_t failed(struct gh_gunzip *g, const char **why)
-{
-	if (g->check) {
-		int saved_errno = errno;
-		const char *first = gh_gzip_check_stop(g->check, taken(g));
-
-		if (first && *why)
-			*why = first;
-		errno = saved_errno;
-	}
-	return -1;
-}
-
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		       const char **why)
 {
@@ -194,27 +157,21 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 	size_t room = cap;
 
 	*why = NULL;
-	if (g->check && (*why = gh_gzip_check_refused(g->check, taken(g))))
-		return failed(g, why);
 	while (room) {
 		if (g->avail_in == 0 && !g->eof && refill(g) < 0)
-			return failed(g, why);
+			return -1;
 		if (!g->in_member) {
 			int more = next_member(g, why);
 
 			if (more < 0)
-				return failed(g, why);
-			if (!more) {            /* clean end after a member */
-				if (g->check &&
-				    (*why = gh_gzip_check_end(g->check)))
-					return -1;
+				return -1;
+			if (!more)              /* clean end after a member */
 				break;
-			}
 			g->in_member = 1;
 		}
 		if (g->avail_in == 0 && g->eof) {
 			*why = "unexpected end of file (truncated gzip data)";
-			return failed(g, why);
+			return -1;
 		}
 		switch (g->inf->step(g->inf, &g->next_in, &g->avail_in,
 				     &next_out, &room, why)) {
@@ -224,7 +181,7 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 			g->in_member = 0;
 			break;
 		case GH_INFLATE_ERROR:
-			return failed(g, why);
+			return -1;
 		}
 	}
 	return (int64_t)(next_out - out);
@@ -239,7 +196,6 @@ void gh_gunzip_free(struct gh_gunzip *g)
 {
 	if (!g)
 		return;
-	gh_gzip_check_free(g->check);
 	g->inf->free(g->inf);
 	free(g);
 }

@@ -13,9 +13,6 @@ enum gh_inflate_status {
 
 struct gh_inflater {
 	const char *name;       /* "isa-l" or "zlib", for -v */
-	/* It accepts some streams zlib refuses (ISA-L: incomplete Huffman
-	 * codes), so gunzip.c has gzip_check.c give the verdict beside it. */
-	bool lenient;
 	/*
 	 * Decodes from *in (*in_len bytes) into *out (*out_len bytes of room),
 	 * advancing both.  After GH_INFLATE_MEMBER_END, *in points just past
