@@ -355,15 +355,14 @@ static bool file_span(const struct gh_source *src, uint64_t *start,
 	return true;
 }
 
-int gh_source_pieces_threads(const struct gh_source *src, int threads,
-			     bool others)
+int gh_source_pieces_threads(const struct gh_source *src, int threads)
 {
 	uint64_t start, size;
 
 	if (!src->dec || !src->decoder->pieces_threads ||
 	    !file_span(src, &start, &size))
 		return 0;
-	return src->decoder->pieces_threads(src->dec, size, threads, others);
+	return src->decoder->pieces_threads(src->dec, size, threads);
 }
 
 enum gh_pieces_result gh_source_pieces(struct gh_source *src,

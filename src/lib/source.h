@@ -50,10 +50,8 @@ uint64_t gh_source_consumed(const struct gh_source *src);
 const struct gh_decoding *gh_source_decoding(const struct gh_source *src);
 
 /* Threads with which to decode the input in independent pieces (a regular
- * file whose format splits), of `threads` at hand, `others` when other
- * inputs are counted at once; 0: read it in order. */
-int gh_source_pieces_threads(const struct gh_source *src, int threads,
-			     bool others);
+ * file whose format splits), of `threads` at hand; 0: read it in order. */
+int gh_source_pieces_threads(const struct gh_source *src, int threads);
 
 /* Decodes it so (job's file span filled in here); after GH_PIECES_DONE
  * the file offset is past the input, as after reading it in order. */

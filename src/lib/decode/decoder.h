@@ -90,10 +90,9 @@ struct gh_decoder {
 
 	/* NULL where the format does not split.  Else the threads with which
 	 * to decode a regular file of `size` compressed bytes in pieces, of
-	 * `threads` at hand, `others` when other inputs are counted at once
-	 * (d: the serial decoder, opened already); 0: decode it in order. */
-	int (*pieces_threads)(const void *d, uint64_t size, int threads,
-			      bool others);
+	 * `threads` at hand (d: the serial decoder, opened already); 0:
+	 * decode it in order. */
+	int (*pieces_threads)(const void *d, uint64_t size, int threads);
 	enum gh_pieces_result (*pieces)(struct gh_pieces_job *job);
 };
 

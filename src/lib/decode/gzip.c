@@ -44,17 +44,16 @@ static void gzip_free(void *d)
 	gh_gunzip_free(d);
 }
 
-/* A file of four regions or more goes to the parallel decoder where that
- * pays (gh_gzip_parallel_threads), or where other inputs are counted at
- * once: then no core is spare for the check that runs beside ISA-L
- * (gzip_check.c), and the decoder's one core beats ISA-L's two.  Smaller
- * files start faster with ISA-L. */
-static int gzip_pieces_threads(const void *d, uint64_t size, int threads,
-			       bool others)
+/* A file of four regions or more goes to the parallel decoder where its
+ * threads beat one serial inflater (gh_gzip_parallel_threads); with fewer
+ * threads to spare (several inputs counted at once share the cores), ISA-L
+ * in order is the fastest strict decoder, a core each.  Smaller files
+ * start faster with ISA-L. */
+static int gzip_pieces_threads(const void *d, uint64_t size, int threads)
 {
 	if (size < 4 * gh_gzip_region(size, threads))
 		return 0;
-	return others || threads >= gh_gzip_parallel_threads(gh_gunzip_engine(d))
+	return threads >= gh_gzip_parallel_threads(gh_gunzip_engine(d))
 	       ? threads : 0;
 }
 

@@ -157,10 +157,9 @@ static const struct gh_decoding *zstd_decoding(const void *d)
 }
 
 /* Frames in parallel wherever there are threads for them. */
-static int zstd_pieces_threads(const void *d, uint64_t size, int threads,
-			       bool others)
+static int zstd_pieces_threads(const void *d, uint64_t size, int threads)
 {
-	(void)d, (void)size, (void)others;
+	(void)d, (void)size;
 	return threads > 1 ? threads : 0;
 }
 
