@@ -190,21 +190,38 @@ int gh_fuzz_packed_totals(int kind, const unsigned char *p, size_t len,
 	switch (kind) {
 #ifdef HAVE_ZSTD
 	case 1: {
+		/* Streamed as zstd -dc streams it (one-shot decoding takes
+		 * blocks larger than the frame's window, which zstd -dc
+		 * refuses): all the input, 128 KiB of output at a time. */
 		ZSTD_DCtx *d = ZSTD_createDCtx();
-		size_t n;
+		ZSTD_inBuffer in = { p, len, 0 };
+		size_t n = 1;
 
 		if (!d)
 			break;
 		ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
-		n = ZSTD_decompressDCtx(d, out, OUT_MAX, p, len);
-		ZSTD_freeDCtx(d);
-		if (ZSTD_isError(n))
-			ret = ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall
-			      ? -3 : -1;
-		else {
-			got = n;
-			ret = 0;
+		ret = 0;
+		for (;;) {
+			size_t room = OUT_MAX - got;
+			ZSTD_outBuffer ob = { out + got,
+					      room < 131072 ? room : 131072, 0 };
+
+			n = ZSTD_decompressStream(d, &ob, &in);
+			got += ob.pos;
+			if (ZSTD_isError(n)) {
+				ret = -1;
+				break;
+			}
+			if (in.pos == in.size && ob.pos < ob.size)
+				break;          /* all taken, all given out */
+			if (got == OUT_MAX) {
+				ret = -3;
+				break;
+			}
 		}
+		if (!ret && n != 0)
+			ret = -1;               /* the input ends inside a frame */
+		ZSTD_freeDCtx(d);
 		break;
 	}
 #endif
