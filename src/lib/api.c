@@ -5,7 +5,12 @@
  * once the first count has started it, and the message of its last
  * failure.  Nothing here is global: two counters share nothing.
  */
+#define _GNU_SOURCE             /* sched_getaffinity, CPU_COUNT */
 #include "config.h"
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,9 +59,17 @@ void gpuhist_options_init(struct gpuhist_options *opts)
 	opts->backend = GPUHIST_BACKEND_AUTO;
 }
 
+/* The cores this process may run on (its affinity, as nproc counts them:
+ * taskset and container limits), else the online ones. */
 static int online_cores(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+	cpu_set_t set;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		n = CPU_COUNT(&set);
+#endif
 
 	return n < 1 ? 1 : n > GPUHIST_THREADS_MAX ? GPUHIST_THREADS_MAX
 						    : (int)n;
