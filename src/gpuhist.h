@@ -241,7 +241,11 @@ int gpuhist_count(gpuhist_counter *counter, const struct gpuhist_input *inputs,
 /*
  * Starts the counter's backend now, sized for inputs[0..n) as the first
  * count would size it, so that a program can fail (GPUHIST_ERR_BACKEND,
- * with gpuhist_message()) before it has written anything.  A started
+ * with gpuhist_message()) before it has written anything; for
+ * GPUHIST_BACKEND_GPU it waits until the GPU has started.  Without it,
+ * gpuhist_count() starts the backend itself, and under
+ * GPUHIST_BACKEND_GPU counts on the CPU while the GPU starts, returning
+ * GPUHIST_ERR_BACKEND before any result when it cannot start.  A started
  * counter returns GPUHIST_OK at once.
  */
 int gpuhist_start(gpuhist_counter *counter, const struct gpuhist_input *inputs,

@@ -232,7 +232,18 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;
+}
 
+/* The head of the output, with the first input reported (or at the end):
+ * a run that cannot count at all after it began (--backend=gpu whose GPU
+ * did not start) then prints nothing. */
+static void head(struct gh_report *rep)
+{
+	FILE *out = rep->out;
+
+	if (rep->headed)
+		return;
+	rep->headed = true;
 	switch (rep->format) {
 	case GH_FMT_TSV:
 		if (rep->stats)
@@ -259,6 +270,7 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		    const struct gpuhist_chars *chars,
 		    const struct gpuhist_stream *stream)
 {
+	head(rep);
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
 	if (!stream) {
@@ -340,6 +352,7 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 {
 	char reason[1024];
 
+	head(rep);
 	rep->n_inputs++;
 	if (rep->format != GH_FMT_JSON)
 		return;
@@ -362,6 +375,7 @@ void gh_report_end(struct gh_report *rep)
 		     rep->total_mode == GH_TOTAL_ONLY ||
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
 
+	head(rep);
 	if (rep->chars) {
 		if (rep->format == GH_FMT_JSON)
 			fputs("],\n \"total\": ", rep->out);

@@ -12,6 +12,7 @@
 
 struct gh_report {
 	FILE *out;
+	bool headed;                    /* the head is printed */
 	enum gh_format format;
 	const struct gh_view *view;
 	int several;                /* maybe more than one operand: each

@@ -70,6 +70,10 @@ int gh_run_count(struct gh_run *run, const struct gpuhist_input *list, int n,
 	struct count cn = { run, sink, ctx, 0 };
 	int status = gpuhist_count(run->counter, list, n, said_and_sunk, &cn);
 
+	if (status == GPUHIST_ERR_BACKEND) {     /* nothing was reported */
+		gh_msg("%s", gpuhist_message(run->counter));
+		return -1;
+	}
 	if (status != GPUHIST_OK && status != GPUHIST_ERR_INPUT) {
 		gh_msg("%s", gpuhist_message(run->counter));
 		return n;
@@ -200,9 +204,9 @@ static void batch_clear(struct batch *b)
 	b->n = 0;
 }
 
-/* Counts the operands, GH_RUN_BATCH at a time, into run->report, which
- * begins once the backend has started; how many failed, or -1 when
- * nothing could start (said). */
+/* Counts the operands, GH_RUN_BATCH at a time, into run->report; how
+ * many failed, or -1 when nothing could be counted (said, and nothing
+ * printed). */
 static int count_operands(struct gh_run *run, struct batch *b)
 {
 	struct gh_operands ops;
@@ -245,14 +249,11 @@ static int count_operands(struct gh_run *run, struct batch *b)
 		}
 		if (b->n < GH_RUN_BATCH)
 			more = false;
+		/* The first count starts the backend: under --backend=gpu
+		 * the CPU counts while the GPU starts, and the report's head
+		 * waits for a first result (nothing is printed if the GPU
+		 * does not start). */
 		if (!begun) {
-			if (gh_run_start(run, b->list, b->n)) {
-				for (int i = 0; i < n_bad; i++)
-					free(bad_why[i]);
-				batch_clear(b);
-				gh_operands_close(&ops);
-				return -1;
-			}
 			gh_report_begin(&run->report, stdout, run->opts,
 					&run->view);
 			begun = true;
@@ -263,8 +264,16 @@ static int count_operands(struct gh_run *run, struct batch *b)
 		for (int k = 0; k <= n_bad; k++) {
 			int to = k < n_bad ? bad[k] : b->n;
 
-			failed += gh_run_count(run, b->list + from, to - from,
-					       report_result, &run->report);
+			got = gh_run_count(run, b->list + from, to - from,
+					   report_result, &run->report);
+			if (got < 0) {          /* the backend cannot count */
+				for (int i = k; i < n_bad; i++)
+					free(bad_why[i]);
+				batch_clear(b);
+				gh_operands_close(&ops);
+				return -1;
+			}
+			failed += got;
 			if (k < n_bad) {
 				bad_operand(run, b->names[to], bad_why[k]);
 				free(bad_why[k]);

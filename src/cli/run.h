@@ -31,7 +31,8 @@ int gh_run_start(struct gh_run *run, const struct gpuhist_input *list,
 		 int n);
 
 /* Counts list[0..n), saying each input's messages and handing its result
- * to sink; how many failed (n when none could be counted). */
+ * to sink; how many failed (n when none could be counted), or -1 after
+ * saying why when the backend cannot count at all (nothing was handed on). */
 int gh_run_count(struct gh_run *run, const struct gpuhist_input *list, int n,
 		 gh_sink_fn sink, void *ctx);
 

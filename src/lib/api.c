@@ -175,8 +175,10 @@ static bool valid_inputs(struct gpuhist_counter *c,
 	return true;
 }
 
-int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
-		  int n)
+/* Opens the backend the first count needs, unless open; a GPU that
+ * --backend=gpu requires may still be starting when it returns. */
+static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
+			int n)
 {
 	bool streams;
 	uint64_t bytes;
@@ -193,6 +195,24 @@ int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 		return GPUHIST_ERR_BACKEND;
 	c->ready = gh_now();
 	return GPUHIST_OK;
+}
+
+int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		  int n)
+{
+	struct gh_backend *b;
+	const char *why;
+	int status = open_backend(c, inputs, n);
+
+	if (status)
+		return status;
+	b = c->run.backend;
+	if (!b->ops->unusable || !(why = b->ops->unusable(b)))
+		return GPUHIST_OK;
+	snprintf(c->message, sizeof(c->message), "%s", why);
+	b->ops->destroy(b);
+	c->run.backend = NULL;
+	return GPUHIST_ERR_BACKEND;
 }
 
 void gpuhist_wait(gpuhist_counter *c)
@@ -217,11 +237,13 @@ int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
 		return GPUHIST_ERR_ARGUMENT;
 	if (!n)
 		return GPUHIST_OK;
-	status = gpuhist_start(c, inputs, n);
+	status = open_backend(c, inputs, n);
 	if (status)
 		return status;
 	failed = gh_count_inputs(&c->run, inputs, n, fn, ctx, c->message,
 				 sizeof(c->message));
+	if (failed == -2)
+		return GPUHIST_ERR_BACKEND;
 	if (failed < 0)
 		return GPUHIST_ERR_NOMEM;
 	return failed ? GPUHIST_ERR_INPUT : GPUHIST_OK;

@@ -613,6 +613,7 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 	struct inputs in = { .run = run, .list = list, .n = n };
 	int workers, started = 0, failed = 0, err;
 	pthread_t threads[GH_INPUTS_MAX];
+	const char *unusable = NULL;
 
 	if (n < 1)
 		return 0;
@@ -650,24 +651,33 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 
 	for (int r = 0; started && r < n; r++) {
 		struct job *job = wait_for(&in, r);
-		struct gpuhist_result result = {
-			.index = r,
-			.name = job->name,
-			.status = job->state == JOB_DONE ? GPUHIST_OK
-							 : GPUHIST_ERR_INPUT,
-			.totals = job->state == JOB_DONE ? job->totals : NULL,
-			.chars = job->state == JOB_DONE && run->opts->chars
-				 ? &job->chars : NULL,
-			.stream = job->state == JOB_DONE && run->opts->stats
-				  ? &job->stream : NULL,
-			.messages = job->messages,
-		};
 
-		/* Show each input's end, however quickly it went. */
-		draw_meter(run, job, job->state == JOB_DONE);
-		fn(ctx, &result);
-		if (job->state != JOB_DONE)
-			failed++;
+		/* Before the first result: can the backend count at all?
+		 * (--backend=gpu counts on the CPU while its GPU starts.)
+		 * If not, nothing is reported; the inputs left fail fast. */
+		if (r == 0 && !unusable && run->backend->ops->unusable &&
+		    (unusable = run->backend->ops->unusable(run->backend)))
+			snprintf(why, why_len, "%s", unusable);
+		if (!unusable) {
+			bool done = job->state == JOB_DONE;
+			struct gpuhist_result result = {
+				.index = r,
+				.name = job->name,
+				.status = done ? GPUHIST_OK : GPUHIST_ERR_INPUT,
+				.totals = done ? job->totals : NULL,
+				.chars = done && run->opts->chars
+					 ? &job->chars : NULL,
+				.stream = done && run->opts->stats
+					  ? &job->stream : NULL,
+				.messages = job->messages,
+			};
+
+			/* Show each input's end, however quickly it went. */
+			draw_meter(run, job, done);
+			fn(ctx, &result);
+			if (!done)
+				failed++;
+		}
 		pthread_mutex_lock(&in.lock);
 		job->index = -1;
 		gpuhist_chars_free(&job->chars);
@@ -684,7 +694,7 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 	for (int i = 0; i < in.window; i++)
 		gpuhist_chars_free(&in.jobs[i].chars);
 	free(in.jobs);
-	return failed;
+	return unusable ? -2 : failed;
 }
 
 uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n,

@@ -22,7 +22,9 @@ struct gh_run {
 
 /* Counts the n inputs of list, several at once, handing each result to
  * fn in order from the calling thread; returns how many failed, or -1
- * with why[why_len] set when none could be counted (no thread started). */
+ * with why[why_len] set when none could be counted (no thread started),
+ * or -2 with why set when the backend turned out unable to count
+ * (--backend=gpu whose GPU did not start: nothing was handed to fn). */
 int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		    int n, gpuhist_result_fn fn, void *ctx, char *why,
 		    size_t why_len);

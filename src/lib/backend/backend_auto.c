@@ -13,6 +13,12 @@
  * finish() adds the two sets of totals, both exact.  When the GPU cannot
  * start, everything is counted on the CPU; when it fails later, the
  * inputs it had counted part of fail, and the CPU counts the rest.
+ *
+ * --backend=gpu is this backend with the GPU required: started at once,
+ * the CPU counting only while it starts (a compressed input's decoders
+ * then never wait for the driver), and the run unusable (unusable()) when
+ * the GPU does not start: inputs then fail as they begin or ask for a
+ * chunk, and the caller reports nothing but the reason.
  */
 #include "config.h"
 
@@ -33,6 +39,8 @@ struct auto_backend {
 	struct gh_backend *cpu;
 	struct gh_backend *_Atomic gpu;    /* set once it is ready */
 	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
+	bool gpu_required;             /* --backend=gpu */
+	char unusable_why[300];        /* "GPU backend unusable: ..." */
 	const struct gpuhist_options *opts;
 	pthread_t starter;
 	_Atomic int start_asked;       /* the GPU is wanted */
@@ -116,10 +124,27 @@ static int failed(struct auto_backend *ab, const struct gh_backend *part)
 	return -1;
 }
 
+/* Whether the GPU is required and known not to start. */
+static bool gpu_refused(struct auto_backend *ab)
+{
+	if (!ab->gpu_required || !atomic_load(&ab->start_ended) ||
+	    atomic_load(&ab->gpu))
+		return false;
+	pthread_mutex_lock(&ab->lock);
+	snprintf(ab->base.error, sizeof(ab->base.error),
+		 "GPU backend unusable: %.200s", ab->why);
+	pthread_mutex_unlock(&ab->lock);
+	return true;
+}
+
 static int auto_begin(struct gh_backend *b, int readers)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
-	int id = ab->cpu->ops->begin(ab->cpu, readers);
+	int id;
+
+	if (gpu_refused(ab))
+		return -1;
+	id = ab->cpu->ops->begin(ab->cpu, readers);
 
 	if (id < 0)
 		return failed(ab, ab->cpu);
@@ -141,6 +166,8 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 			return c;
 		failed(ab, gpu);        /* and take a CPU chunk instead */
 	}
+	if (gpu_refused(ab))
+		return NULL;
 	if (atomic_load(&ab->start_asked))
 		return ab->cpu->ops->acquire(ab->cpu);
 	t0 = gh_now();
@@ -255,6 +282,20 @@ static void auto_settle(struct gh_backend *b, bool wait)
 		 gpu->detail);
 }
 
+static const char *auto_unusable(struct gh_backend *b)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+
+	if (!ab->gpu_required)
+		return NULL;
+	join_starter(ab);
+	if (atomic_load(&ab->gpu))
+		return NULL;
+	snprintf(ab->unusable_why, sizeof(ab->unusable_why),
+		 "GPU backend unusable: %.250s", ab->why);
+	return ab->unusable_why;
+}
+
 /* When the CPU has counted everything before the GPU is up, waiting for
  * the GPU (and then for its driver to close it) would only add its start
  * to the run: the starter is left to the end of the process instead,
@@ -283,12 +324,13 @@ static const struct gh_backend_ops auto_ops = {
 	.submit = auto_submit,
 	.finish = auto_finish,
 	.settle = auto_settle,
+	.unusable = auto_unusable,
 	.destroy = auto_destroy,
 };
 
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
-					bool start_now, char *why,
-					size_t why_len)
+					bool start_now, bool gpu_required,
+					char *why, size_t why_len)
 {
 	struct auto_backend *ab = calloc(1, sizeof(*ab));
 
@@ -311,7 +353,17 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 	ab->base.chunk_bytes = ab->cpu->chunk_bytes;
 	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
 		 ab->cpu->detail);
-	if (start_now)
+	ab->gpu_required = gpu_required;
+	if (start_now || gpu_required)
 		ask_for_gpu(ab);
+	/* Where the start fails at once (no CUDA in this build), say so at
+	 * once, as the GPU backend itself would. */
+	if (gpu_required && atomic_load(&ab->start_ended) &&
+	    !atomic_load(&ab->gpu)) {
+		snprintf(why, why_len, "%s", ab->why);
+		join_starter(ab);
+		auto_destroy(&ab->base);
+		return NULL;
+	}
 	return &ab->base;
 }

@@ -13,9 +13,11 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 				       char *why, size_t why_len);
 /* The CPU backend now and the GPU's as soon as it has started, the GPU
- * started at once or when the CPU falls behind (backend_auto.c). */
+ * started at once or when the CPU falls behind (backend_auto.c); with
+ * gpu_required (--backend=gpu), started at once, and the run cannot count
+ * without it. */
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
-					bool start_now, char *why,
-					size_t why_len);
+					bool start_now, bool gpu_required,
+					char *why, size_t why_len);
 
 #endif

@@ -17,9 +17,12 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 		     GH_AUTO_GPU_BYTES_PER_THREAD;
 
 	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || streams)) {
-		b = gh_backend_auto_open(opts, large, reason, sizeof(reason));
+		b = gh_backend_auto_open(opts, large, false, reason,
+					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {
-		b = gh_backend_gpu_open(opts, reason, sizeof(reason));
+		/* The CPU counts while the GPU starts (backend_auto.c). */
+		b = gh_backend_auto_open(opts, true, true, reason,
+					 sizeof(reason));
 		which = "GPU";
 	} else {
 		b = gh_backend_cpu_open(opts, reason, sizeof(reason));
