@@ -207,7 +207,7 @@ int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	if (status)
 		return status;
 	b = c->run.backend;
-	if (!b->ops->unusable || !(why = b->ops->unusable(b)))
+	if (!b->ops->unusable || !(why = b->ops->unusable(b, true)))
 		return GPUHIST_OK;
 	snprintf(c->message, sizeof(c->message), "%s", why);
 	b->ops->destroy(b);

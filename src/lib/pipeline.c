@@ -656,7 +656,8 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		 * (--backend=gpu counts on the CPU while its GPU starts.)
 		 * If not, nothing is reported; the inputs left fail fast. */
 		if (r == 0 && !unusable && run->backend->ops->unusable &&
-		    (unusable = run->backend->ops->unusable(run->backend)))
+		    (unusable = run->backend->ops->unusable(run->backend,
+							       false)))
 			snprintf(why, why_len, "%s", unusable);
 		if (!unusable) {
 			bool done = job->state == JOB_DONE;

@@ -68,8 +68,9 @@ struct gh_backend_ops {
 	void (*settle)(struct gh_backend *b, bool wait);
 	/* NULL, or waits until it is known whether the backend can count at
 	 * all, and says why not ("GPU backend unusable: ...": auto standing
-	 * for --backend=gpu, whose GPU did not start), else NULL. */
-	const char *(*unusable)(struct gh_backend *b);
+	 * for --backend=gpu, where no device was found), else NULL; with
+	 * whole, waits for all of its start (the GPU's, up or failed). */
+	const char *(*unusable)(struct gh_backend *b, bool whole);
 	/* Frees everything and returns 0; or, where work of its own still
 	 * runs in the background (auto: a GPU still starting), leaves that
 	 * to the end of the process and returns 1: the caller then ends it

@@ -16,9 +16,13 @@
  *
  * --backend=gpu is this backend with the GPU required: started at once,
  * the CPU counting only while it starts (a compressed input's decoders
- * then never wait for the driver), and the run unusable (unusable()) when
- * the GPU does not start: inputs then fail as they begin or ask for a
- * chunk, and the caller reports nothing but the reason.
+ * then never wait for the driver).  The run is unusable (unusable())
+ * when the start finds no CUDA device, which it says first: the caller
+ * waits for that (not for the whole start) before its first result, and
+ * reports nothing but the reason.  A start that fails after finding a
+ * device fails the inputs that begin or ask for a chunk after it; where
+ * the CPU has counted everything before the GPU is up, the start is left
+ * to the end of the process, as under auto.
  */
 #include "config.h"
 
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends.h"
 #include "clock.h"
@@ -40,6 +45,8 @@ struct auto_backend {
 	struct gh_backend *_Atomic gpu;    /* set once it is ready */
 	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
 	bool gpu_required;             /* --backend=gpu */
+	_Atomic int found;             /* the start found a device (1), or
+					* none (-1); 0: not yet known */
 	char unusable_why[300];        /* "GPU backend unusable: ..." */
 	const struct gpuhist_options *opts;
 	pthread_t starter;
@@ -58,8 +65,16 @@ struct auto_backend {
 static void *start_gpu(void *arg)
 {
 	struct auto_backend *ab = arg;
-	struct gh_backend *gpu = gh_backend_gpu_open(ab->opts, ab->why,
-						      sizeof(ab->why));
+	struct gh_backend *gpu = NULL;
+
+	/* Whether there is a device at all is known well before the rest
+	 * of the start (a context, streams, pinned memory). */
+	if (gh_backend_gpu_found(ab->opts, ab->why, sizeof(ab->why)) > 0) {
+		atomic_store(&ab->found, 1);
+		gpu = gh_backend_gpu_open(ab->opts, ab->why, sizeof(ab->why));
+	} else {
+		atomic_store(&ab->found, -1);
+	}
 
 	ab->gpu_ready = gh_now();
 	atomic_store(&ab->gpu, gpu);
@@ -282,15 +297,21 @@ static void auto_settle(struct gh_backend *b, bool wait)
 		 gpu->detail);
 }
 
-static const char *auto_unusable(struct gh_backend *b)
+static const char *auto_unusable(struct gh_backend *b, bool whole)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
+	const struct timespec ms = { 0, 1000000 };
 
 	if (!ab->gpu_required)
 		return NULL;
-	join_starter(ab);
-	if (atomic_load(&ab->gpu))
+	if (whole)
+		join_starter(ab);
+	while (!atomic_load(&ab->found) && !atomic_load(&ab->start_ended))
+		nanosleep(&ms, NULL);
+	if (atomic_load(&ab->gpu) ||
+	    (atomic_load(&ab->found) > 0 && !atomic_load(&ab->start_ended)))
 		return NULL;
+	join_starter(ab);
 	snprintf(ab->unusable_why, sizeof(ab->unusable_why),
 		 "GPU backend unusable: %.250s", ab->why);
 	return ab->unusable_why;

@@ -458,12 +458,32 @@ static int ring_setup(struct gpu_backend *gb, char *why, size_t why_len)
 	return 0;
 }
 
+int gh_backend_gpu_found(const struct gpuhist_options *opts, char *why,
+			 size_t why_len)
+{
+	int n_found = gpuhist_gpu_count(why, why_len);
+	int n = opts->n_devices ? opts->n_devices : 1;
+
+	if (!n_found || opts->all_devices)
+		return n_found;
+	for (int i = 0; i < n && i < GPUHIST_DEVICES_MAX; i++) {
+		int id = opts->n_devices ? opts->devices[i] : 0;
+
+		if (id >= n_found) {
+			snprintf(why, why_len, "no CUDA device %d (%d found)",
+				 id, n_found);
+			return 0;
+		}
+	}
+	return n_found;
+}
+
 /* The devices --devices names (all of them for "all"; device 0 when none
  * is named); 0, or -1 with why set. */
 static int list_devices(struct gpu_backend *gb, const struct gpuhist_options *opts,
 			char *why, size_t why_len)
 {
-	int n_found = gpuhist_gpu_count(why, why_len), n;
+	int n_found = gh_backend_gpu_found(opts, why, why_len), n;
 
 	if (!n_found)
 		return -1;
@@ -480,11 +500,6 @@ static int list_devices(struct gpu_backend *gb, const struct gpuhist_options *op
 		int id = opts->all_devices ? i
 			 : opts->n_devices ? opts->devices[i] : 0;
 
-		if (id >= n_found) {
-			snprintf(why, why_len, "no CUDA device %d (%d found)",
-				 id, n_found);
-			return -1;
-		}
 		gb->devices[i].id = id;
 	}
 	return 0;
@@ -636,6 +651,13 @@ void gpuhist_gpu_describe(char *buf, size_t len)
 {
 	if (len)
 		buf[0] = '\0';
+}
+
+int gh_backend_gpu_found(const struct gpuhist_options *opts, char *why,
+			 size_t why_len)
+{
+	(void)opts;
+	return gpuhist_gpu_count(why, why_len);
 }
 
 struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,

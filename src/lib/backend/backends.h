@@ -12,6 +12,11 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 				       char *why, size_t why_len);
 struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 				       char *why, size_t why_len);
+/* The CUDA devices found, where every device opts names is among them;
+ * else 0 with why set, as gh_backend_gpu_open() would say it.  Quicker
+ * than a start: no context, streams or memory. */
+int gh_backend_gpu_found(const struct gpuhist_options *opts, char *why,
+			 size_t why_len);
 /* The CPU backend now and the GPU's as soon as it has started, the GPU
  * started at once or when the CPU falls behind (backend_auto.c); with
  * gpu_required (--backend=gpu), started at once, and the run cannot count
