@@ -180,7 +180,7 @@ static bool valid_inputs(struct gpuhist_counter *c,
 static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 			int n)
 {
-	bool streams;
+	bool unsized;
 	uint64_t bytes;
 
 	if (c->run.backend)
@@ -188,8 +188,8 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	c->message[0] = '\0';
 	if (!valid_inputs(c, inputs, n))
 		return GPUHIST_ERR_ARGUMENT;
-	bytes = gh_inputs_bytes(inputs, n, &streams);
-	c->run.backend = gh_backend_choose(&c->opts, bytes, streams,
+	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized);
+	c->run.backend = gh_backend_choose(&c->opts, bytes, unsized,
 					   c->message, sizeof(c->message));
 	if (!c->run.backend)
 		return GPUHIST_ERR_BACKEND;

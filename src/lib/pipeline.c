@@ -698,19 +698,25 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 	return unusable ? -2 : failed;
 }
 
-uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n,
-			 bool *streams)
+uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
+			 bool *unsized)
 {
 	uint64_t bytes = 0, size;
 
-	*streams = false;
+	*unsized = false;
 	for (int i = 0; i < n; i++) {
-		if (ranged(&list[i]))
+		if (ranged(&list[i])) {
 			bytes += list[i].length;
-		else if (is_stream(&list[i], &size))
-			*streams = true;
-		else
+		} else if (is_stream(&list[i], &size)) {
+			*unsized = true;
+		} else {
 			bytes += size;  /* 0 for what will fail, and cost nothing */
+			if (!raw && !*unsized && size >= GH_SNIFF_BYTES &&
+			    list[i].type == GPUHIST_INPUT_PATH &&
+			    gpuhist_probe(list[i].name, 0, NULL) ==
+			    GPUHIST_KIND_COMPRESSED)
+				*unsized = true;
+		}
 	}
 	return bytes;
 }

@@ -30,9 +30,15 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		    size_t why_len);
 
 /* The bytes of the regular files among the inputs (a gzip file's on disk,
- * a range's length, a buffer's size), and in *streams whether any is of
- * unknown size (standard input, a FIFO, a device): what auto goes by. */
-uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n,
-			 bool *streams);
+ * a range's length, a buffer's size), and in *unsized whether any will
+ * give bytes not known from that: a stream (standard input, a FIFO, a
+ * device), or a compressed file of GH_SNIFF_BYTES or more (raw: never):
+ * what auto goes by. */
+uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
+			 bool *unsized);
+
+/* Regular files this big or more are looked into for a compressed format
+ * by gh_inputs_bytes(); smaller ones cannot repay a GPU. */
+#define GH_SNIFF_BYTES ((uint64_t)16 << 20)
 
 #endif

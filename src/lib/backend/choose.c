@@ -7,7 +7,7 @@
 #include "choose.h"
 
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
-				     uint64_t file_bytes, bool streams,
+				     uint64_t file_bytes, bool unsized,
 				     char *why, size_t why_len)
 {
 	struct gh_backend *b;
@@ -16,7 +16,7 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 	bool large = file_bytes / (uint64_t)opts->threads >=
 		     GH_AUTO_GPU_BYTES_PER_THREAD;
 
-	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || streams)) {
+	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
 		b = gh_backend_auto_open(opts, large, false, reason,
 					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {

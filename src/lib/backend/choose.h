@@ -11,14 +11,16 @@
 /*
  * The backend that opts->backend asks for.  For "auto": on regular files of
  * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
- * CPU until a GPU has started and then the GPU; with streams among the
- * inputs, the CPU, and a GPU too if the CPU falls behind; else the CPU
- * alone.  (Where no GPU can start, the CPU throughout.)
+ * CPU until a GPU has started and then the GPU; with inputs whose size
+ * is not known from the disk (unsized: streams, compressed files), the
+ * CPU, and a GPU too if the CPU falls behind; else the CPU alone.  (Where
+ * no GPU can start, the CPU throughout.)  For "gpu": the CPU until a GPU
+ * has started, and then the GPU.
  * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
  * requested one cannot count.
  */
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
-				     uint64_t file_bytes, bool streams,
+				     uint64_t file_bytes, bool unsized,
 				     char *why, size_t why_len);
 
 #endif
