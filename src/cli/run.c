@@ -159,12 +159,21 @@ int gh_run_merge(struct gh_run *run)
 
 int gh_run_close(struct gh_run *run, const char *who, bool wait)
 {
-	struct gpuhist_summary s;
+	struct gpuhist_summary s, t;
 
 	gh_progress_clear(&run->progress);
 	if (!run->counter)
 		return 0;
 	gpuhist_summarize(run->counter, &s);
+	/* --backend=gpu may have counted everything on the CPU while its GPU
+	 * started: -v waits for the GPU, to say which device it was (the
+	 * figures are taken before the wait). */
+	if (run->opts->verbose && s.backend[0] &&
+	    run->opts->lib.backend == GPUHIST_BACKEND_GPU) {
+		gpuhist_wait(run->counter);
+		gpuhist_summarize(run->counter, &t);
+		s.backend = t.backend;
+	}
 	if (run->opts->verbose && s.backend[0]) {    /* it counted */
 		double after = s.seconds - s.startup;
 

@@ -711,11 +711,13 @@ uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
 			*unsized = true;
 		} else {
 			bytes += size;  /* 0 for what will fail, and cost nothing */
-			if (!raw && !*unsized && size >= GH_SNIFF_BYTES &&
+			if (!raw && size >= GH_SNIFF_BYTES &&
 			    list[i].type == GPUHIST_INPUT_PATH &&
 			    gpuhist_probe(list[i].name, 0, NULL) ==
-			    GPUHIST_KIND_COMPRESSED)
+			    GPUHIST_KIND_COMPRESSED) {
 				*unsized = true;
+				bytes += (GH_COMPRESSED_RATIO - 1) * size;
+			}
 		}
 	}
 	return bytes;

@@ -32,13 +32,16 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 /* The bytes of the regular files among the inputs (a gzip file's on disk,
  * a range's length, a buffer's size), and in *unsized whether any will
  * give bytes not known from that: a stream (standard input, a FIFO, a
- * device), or a compressed file of GH_SNIFF_BYTES or more (raw: never):
- * what auto goes by. */
+ * device), or a compressed file of GH_SNIFF_BYTES or more (raw: never),
+ * which counts GH_COMPRESSED_RATIO times its size: what auto goes by. */
 uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
 			 bool *unsized);
 
 /* Regular files this big or more are looked into for a compressed format
  * by gh_inputs_bytes(); smaller ones cannot repay a GPU. */
 #define GH_SNIFF_BYTES ((uint64_t)16 << 20)
+/* What a compressed file is taken to decode to, times its size on disk,
+ * before it is decoded: gzip -6 makes log text 4 to 10 times smaller. */
+#define GH_COMPRESSED_RATIO 4
 
 #endif

@@ -282,6 +282,11 @@ static void auto_settle(struct gh_backend *b, bool wait)
 		return;
 	}
 	gpu = atomic_load(&ab->gpu);
+	if (!gpu && ab->gpu_required) {
+		/* The run failed for want of it: nothing to tell. */
+		b->detail[0] = '\0';
+		return;
+	}
 	if (!gpu) {
 		snprintf(b->detail, sizeof(b->detail),
 			 "GPU backend unusable (%.200s); counting on the CPU: %.250s",
