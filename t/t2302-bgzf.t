@@ -33,7 +33,7 @@ same_verdict() {
 		"same:$([ $zrc = 0 ] && echo 0 || echo 1)"
 }
 
-plan 10
+plan 13
 
 gzip -dc t.gz >plain
 counts --raw plain >want
@@ -77,3 +77,39 @@ same_verdict "cut inside a member" cut.gz
 same_verdict "garbage after the last member" garbage.gz
 same_verdict "a plain gzip member among them" plainmember.gz
 same_verdict "a member whose size field lies" liar.gz
+
+# Members the parallel path decodes one by one with the serial inflater
+# (ISA-L, its block headers judged by zlib's rules): a member whose
+# Huffman code zlib refuses (CRC right) in the middle; and one whose
+# declared size (ISIZE) is not what it decodes to.
+python3 "$T_SRCDIR/mkdeflate.py" . || exit 1
+python3 - <<'PY'
+import struct, zlib
+d = open("t.gz", "rb").read()
+def members(d):
+    at, out = 0, []
+    while at < len(d):
+        size = d[at + 16] | d[at + 17] << 8
+        out.append(d[at:at + size + 1]); at += size + 1
+    return out
+def bgzf(deflate, crc, isize):
+    size = 18 + len(deflate) + 8
+    return (b"\x1f\x8b\x08\x04\0\0\0\0\0\xff\x06\0BC\x02\0" +
+            struct.pack("<H", size - 1) + deflate +
+            struct.pack("<II", crc, isize))
+m = members(d)
+bad = open("incomplete-litlen.gz", "rb").read()
+body, crc, isize = bad[10:-8], *struct.unpack("<II", bad[-8:])
+mid = len(m) // 2
+open("code.gz", "wb").write(b"".join(m[:mid]) + bgzf(body, crc, isize) +
+                            b"".join(m[mid:]))
+good = m[mid]
+body, crc, isize = good[18:-8], *struct.unpack("<II", good[-8:])
+open("isize.gz", "wb").write(b"".join(m[:mid]) +
+                             bgzf(body, crc, isize + 1) + b"".join(m[mid + 1:]))
+PY
+same_verdict "a member whose Huffman code zlib refuses, in the middle" code.gz
+"$GPUHIST" -b --threads=4 code.gz >/dev/null 2>err
+like "... refused with zlib's message" "$(cat err)" \
+	'corrupt gzip data \(invalid literal/lengths set\)'
+same_verdict "a member whose ISIZE is one more than it decodes to" isize.gz

@@ -1,9 +1,13 @@
 /* gzip.c - gzip: members decoded in order (gunzip.c), or a big file's
- * regions on several threads (gzip_parallel.c) */
+ * members (BGZF: bgzf_parallel.c) or regions (gzip_parallel.c) on several
+ * threads */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bgzf_parallel.h"
 #include "decoder.h"
 #include "gunzip.h"
 #include "gzip_parallel.h"
@@ -57,6 +61,21 @@ static int gzip_pieces_threads(const void *d, uint64_t size, int threads)
 	       ? threads : 0;
 }
 
+/* BGZF, whose members say where they end, goes member by member; any
+ * other gzip file region by region. */
+static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
+{
+	unsigned char head[64];
+	ssize_t n;
+
+	do
+		n = pread(job->fd, head, sizeof(head), (off_t)job->start);
+	while (n < 0 && errno == EINTR);
+	if (n > 0 && gh_bgzf_member_length(head, (uint64_t)n))
+		return gh_bgzf_pieces(job);
+	return gh_gzip_pieces(job);
+}
+
 const struct gh_decoder gh_gzip_decoder = {
 	.open = gzip_open,
 	.read = gzip_read,
@@ -69,5 +88,5 @@ const struct gh_decoder gh_gzip_decoder = {
 	.engines = "zlib",
 #endif
 	.pieces_threads = gzip_pieces_threads,
-	.pieces = gh_gzip_pieces,
+	.pieces = gzip_pieces,
 };
