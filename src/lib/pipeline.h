@@ -39,7 +39,7 @@ uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
 
 /* Regular files this big or more are looked into for a compressed format
  * by gh_inputs_bytes(); smaller ones cannot repay a GPU. */
-#define GH_SNIFF_BYTES ((uint64_t)16 << 20)
+#define GH_SNIFF_BYTES ((uint64_t)1 << 20)
 /* What a compressed file is taken to decode to, times its size on disk,
  * before it is decoded: gzip -6 makes log text 4 to 10 times smaller. */
 #define GH_COMPRESSED_RATIO 4

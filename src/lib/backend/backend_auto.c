@@ -18,7 +18,8 @@
  * the CPU counting only while it starts (a compressed input's decoders
  * then never wait for the driver).  The run is unusable (unusable())
  * when the start finds no CUDA device, which it says first: the caller
- * waits for that (not for the whole start) before its first result, and
+ * waits for that (not for the whole start) before its first result,
+ * unless the driver lists the devices (gh_backend_gpu_listed()), and
  * reports nothing but the reason.  A start that fails after finding a
  * device fails the inputs that begin or ask for a chunk after it; where
  * the CPU has counted everything before the GPU is up, the start is left
@@ -311,6 +312,11 @@ static const char *auto_unusable(struct gh_backend *b, bool whole)
 		return NULL;
 	if (whole)
 		join_starter(ab);
+	/* The driver lists the devices: the start will find them, so the
+	 * first result need not wait for CUDA to say so. */
+	if (!whole && !atomic_load(&ab->start_ended) &&
+	    gh_backend_gpu_listed(ab->opts) > 0)
+		return NULL;
 	while (!atomic_load(&ab->found) && !atomic_load(&ab->start_ended))
 		nanosleep(&ms, NULL);
 	if (atomic_load(&ab->gpu) ||

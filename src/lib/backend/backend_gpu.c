@@ -26,6 +26,10 @@
  */
 #include "config.h"
 
+#ifdef __linux__
+#include <dirent.h>
+#endif
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -668,3 +672,30 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 	return NULL;
 }
 #endif
+
+int gh_backend_gpu_listed(const struct gpuhist_options *opts)
+{
+#if defined(HAVE_CUDA) && defined(__linux__)
+	DIR *dir;
+	struct dirent *e;
+	int n = 0, want = opts->n_devices ? opts->n_devices : 1;
+
+	if (getenv("CUDA_VISIBLE_DEVICES"))
+		return 0;               /* CUDA's numbering is then another */
+	dir = opendir("/proc/driver/nvidia/gpus");
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir)))
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	if (opts->all_devices)
+		return n;
+	for (int i = 0; i < want && i < GPUHIST_DEVICES_MAX; i++)
+		if ((opts->n_devices ? opts->devices[i] : 0) >= n)
+			return 0;
+	return n;
+#else
+	(void)opts;
+	return 0;
+#endif
+}

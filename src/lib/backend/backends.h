@@ -17,6 +17,11 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
  * than a start: no context, streams or memory. */
 int gh_backend_gpu_found(const struct gpuhist_options *opts, char *why,
 			 size_t why_len);
+/* The GPUs the driver lists (Linux: /proc/driver/nvidia/gpus), where
+ * every device opts names is among them and CUDA_VISIBLE_DEVICES is not
+ * set; else 0 (not known).  No CUDA call: read in microseconds, where
+ * CUDA takes a fifth of a second to say as much. */
+int gh_backend_gpu_listed(const struct gpuhist_options *opts);
 /* The CPU backend now and the GPU's as soon as it has started, the GPU
  * started at once or when the CPU falls behind (backend_auto.c); with
  * gpu_required (--backend=gpu), started at once, and the run cannot count
