@@ -714,10 +714,8 @@ uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
 			if (!raw && size >= GH_SNIFF_BYTES &&
 			    list[i].type == GPUHIST_INPUT_PATH &&
 			    gpuhist_probe(list[i].name, 0, NULL) ==
-			    GPUHIST_KIND_COMPRESSED) {
-				*unsized = true;
+			    GPUHIST_KIND_COMPRESSED)
 				bytes += (GH_COMPRESSED_RATIO - 1) * size;
-			}
 		}
 	}
 	return bytes;

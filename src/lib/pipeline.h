@@ -29,11 +29,13 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		    int n, gpuhist_result_fn fn, void *ctx, char *why,
 		    size_t why_len);
 
-/* The bytes of the regular files among the inputs (a gzip file's on disk,
- * a range's length, a buffer's size), and in *unsized whether any will
- * give bytes not known from that: a stream (standard input, a FIFO, a
- * device), or a compressed file of GH_SNIFF_BYTES or more (raw: never),
- * which counts GH_COMPRESSED_RATIO times its size: what auto goes by. */
+/* The bytes of the regular files among the inputs (a range's length, a
+ * buffer's size; a compressed file of GH_SNIFF_BYTES or more, unless raw,
+ * GH_COMPRESSED_RATIO times its size on disk), and in *unsized whether
+ * any is of unknown size (standard input, a FIFO, a device): what auto
+ * goes by.  (A compressed file is not counted as unsized: where the CPU
+ * decodes and counts, its counting threads fall behind, yet a GPU started
+ * for a file the cores finish in a third of a second only slows them.) */
 uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
 			 bool *unsized);
 

@@ -11,9 +11,9 @@
 /*
  * The backend that opts->backend asks for.  For "auto": on regular files of
  * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
- * CPU until a GPU has started and then the GPU; with inputs whose size
- * is not known from the disk (unsized: streams, compressed files), the
- * CPU, and a GPU too if the CPU falls behind; else the CPU alone.  (Where
+ * CPU until a GPU has started and then the GPU; with inputs of unknown
+ * size (unsized: streams), the CPU, and a GPU too if the CPU falls
+ * behind; else the CPU alone.  (Where
  * no GPU can start, the CPU throughout.)  For "gpu": the CPU until a GPU
  * has started, and then the GPU.
  * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
