@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backends.h"
 #include "choose.h"
@@ -20,9 +22,16 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 		b = gh_backend_auto_open(opts, large, false, reason,
 					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {
-		/* The CPU counts while the GPU starts (backend_auto.c). */
-		b = gh_backend_auto_open(opts, true, true, reason,
-					 sizeof(reason));
+		/* The CPU counts while the GPU starts (backend_auto.c), unless
+		 * the GPU is to count everything (GPUHIST_GPU_ONLY=1: tests
+		 * of the GPU's counting, which the CPU must not stand in for). */
+		const char *only = getenv("GPUHIST_GPU_ONLY");
+
+		if (only && !strcmp(only, "1"))
+			b = gh_backend_gpu_open(opts, reason, sizeof(reason));
+		else
+			b = gh_backend_auto_open(opts, true, true, reason,
+						 sizeof(reason));
 		which = "GPU";
 	} else {
 		b = gh_backend_cpu_open(opts, reason, sizeof(reason));
