@@ -69,7 +69,7 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 	uint64_t want[256] = { 0 }, got[256];
 	struct gh_stream_part part = { 0, 0 };
 	int want_ret = gh_fuzz_packed_totals(1, p, len, want);
-	int input = b->ops->begin(b, threads);
+	int input = b->ops->begin(b, threads, false);
 	enum gh_pieces_result res;
 
 	if (want_ret == -2)
@@ -139,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gpuhist_stream stream = { 0, 0, 0 };
 	uint64_t bytes = 0;
 
-	input = b->ops->begin(b, threads);
+	input = b->ops->begin(b, threads, false);
 	if (input < 0 || !joins.edges)
 		disagree(b->error);
 	struct gh_pieces_job job = { .b = b, .input = input, .joins = &joins,

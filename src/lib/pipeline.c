@@ -315,7 +315,7 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
 	}
 	gpuhist_chars_free(&job->chars);
 	job->part = (struct gh_stream_part){ 0, 0 };
-	*input = b->ops->begin(b, 1);
+	*input = b->ops->begin(b, 1, false);
 	if (*input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		return -1;
@@ -440,7 +440,9 @@ static int count_one(struct inputs *in, struct job *job)
 	}
 	if (job->joins.seams && ranged(job->input))
 		range_context(src, job, true);
-	input = b->ops->begin(b, readers);
+	/* Every core busy with an input of its own: each counts its own. */
+	input = b->ops->begin(b, readers,
+			      in->workers > 1 && in->readers_each == 1);
 	if (input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		ret = -1;

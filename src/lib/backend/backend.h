@@ -4,7 +4,10 @@
  * out pinned memory and readers write straight into it):
  *
  *	for each input:
- *		in = begin(b, readers)     -- an input id; readers: threads feeding it
+ *		in = begin(b, readers, own) -- an input id; readers: threads
+ *		                           feeding it; own: each should count
+ *		                           what it feeds (the CPU backend), as
+ *		                           when every core feeds an input
  *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
  *			    c->backend, the backend that owns it);
  *			    submit(b, in, c, n)
@@ -52,7 +55,7 @@ struct gh_backend;
 
 /* What a backend does; one const table a kind of backend. */
 struct gh_backend_ops {
-	int (*begin)(struct gh_backend *b, int readers);
+	int (*begin)(struct gh_backend *b, int readers, bool own);
 	struct gh_chunk *(*acquire)(struct gh_backend *b);
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);

@@ -153,14 +153,14 @@ static bool gpu_refused(struct auto_backend *ab)
 	return true;
 }
 
-static int auto_begin(struct gh_backend *b, int readers)
+static int auto_begin(struct gh_backend *b, int readers, bool own)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	int id;
 
 	if (gpu_refused(ab))
 		return -1;
-	id = ab->cpu->ops->begin(ab->cpu, readers);
+	id = ab->cpu->ops->begin(ab->cpu, readers, own);
 
 	if (id < 0)
 		return failed(ab, ab->cpu);
@@ -204,7 +204,7 @@ static int gpu_input(struct auto_backend *ab, struct gh_backend *gpu,
 	pthread_mutex_lock(&ab->lock);
 	id = atomic_load(&ab->gpu_input[input]);
 	if (id < 0) {
-		id = gpu->ops->begin(gpu, ab->readers[input]);
+		id = gpu->ops->begin(gpu, ab->readers[input], false);
 		atomic_store(&ab->gpu_input[input], id);
 	}
 	pthread_mutex_unlock(&ab->lock);

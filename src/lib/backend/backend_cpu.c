@@ -3,8 +3,10 @@
  * Who counts depends on how an input is read:
  *  - one reader (pipes, gzip): the reader queues each filled chunk and an
  *    idle worker of the pool counts it, while the reader reads on;
- *  - several readers (a regular file): each reader counts the chunk it has
- *    just read, in its own thread, while the bytes are still in its cache.
+ *  - several readers (a regular file, a gzip file's regions), or one where
+ *    every core has an input of its own (begin()'s `own`: 16 gzip files on
+ *    16 cores): each reader counts the chunk it has just filled, in its own
+ *    thread, while the bytes are still in its cache.
  * A chunk is counted into a table of the counting thread's own, which is
  * then added into its input's 64-bit totals under the lock: 256 additions
  * a chunk, and no counter is ever shared while counting.  Several inputs
@@ -118,7 +120,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int cpu_begin(struct gh_backend *b, int readers)
+static int cpu_begin(struct gh_backend *b, int readers, bool own)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 	int id = -1;
@@ -131,7 +133,7 @@ static int cpu_begin(struct gh_backend *b, int readers)
 		gpuhist_chars_free(&cb->inputs[id].chars);
 		memset(&cb->inputs[id], 0, sizeof(cb->inputs[id]));
 		cb->inputs[id].open = 1;
-		cb->inputs[id].count_in_reader = readers > 1;
+		cb->inputs[id].count_in_reader = readers > 1 || own;
 	} else {
 		snprintf(b->error, sizeof(b->error), "more than %d inputs open",
 			 GH_INPUTS_MAX);

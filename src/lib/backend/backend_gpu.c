@@ -149,12 +149,13 @@ static void release(struct gpu_backend *gb, struct gpu_chunk *c)
 	pthread_mutex_unlock(&gb->lock);
 }
 
-static int gpu_begin(struct gh_backend *b, int readers)
+static int gpu_begin(struct gh_backend *b, int readers, bool own)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 	int id = -1;
 
 	(void)readers;          /* the ring is sized for the most readers */
+	(void)own;
 	pthread_mutex_lock(&gb->lock);
 	for (int i = 0; i < GH_INPUTS_MAX && id < 0; i++)
 		if (!gb->input_open[i])
