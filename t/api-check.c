@@ -320,6 +320,34 @@ static void errors(void)
 	   "no totals: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
 	ok(gpuhist_count(c, NULL, 1, keep, NULL) == GPUHIST_ERR_ARGUMENT,
 	   "no inputs: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
+
+	/* Byte ranges: one whose offset does not fit a file offset (it once
+	 * counted other bytes), and one past the end of the file. */
+	struct gpuhist_input far = { .type = GPUHIST_INPUT_PATH,
+				     .name = text_path,
+				     .offset = 1ull << 63, .length = 3 };
+	struct gpuhist_input past = { .type = GPUHIST_INPUT_PATH,
+				      .name = text_path,
+				      .offset = text_len - 2, .length = 5 };
+
+	ok(gpuhist_count(c, &far, 1, keep, NULL) == GPUHIST_ERR_ARGUMENT &&
+	   strstr(gpuhist_message(c), "2^63"),
+	   "a range at 2^63: ERR_ARGUMENT, \"%s\"", gpuhist_message(c));
+	struct seen past_seen;
+
+	memset(&past_seen, 0, sizeof(past_seen));
+	ok(gpuhist_count(c, &past, 1, keep, &past_seen) == GPUHIST_ERR_INPUT &&
+	   past_seen.status[0] == GPUHIST_ERR_INPUT &&
+	   strstr(past_seen.messages[0], "past its end"),
+	   "a range past the end of the file: ERR_INPUT, \"%s\"",
+	   past_seen.messages[0]);
+	/* No counter: refused, as gpuhist_open refuses no options. */
+	ok(gpuhist_count_file(NULL, text_path, got) == GPUHIST_ERR_ARGUMENT &&
+	   gpuhist_count(NULL, &past, 1, keep, NULL) == GPUHIST_ERR_ARGUMENT &&
+	   gpuhist_start(NULL, &past, 1) == GPUHIST_ERR_ARGUMENT,
+	   "no counter: the counting functions return ERR_ARGUMENT");
+	ok(gpuhist_message(NULL) && gpuhist_message(NULL)[0],
+	   "gpuhist_message(NULL): \"%s\"", gpuhist_message(NULL));
 	ok(gpuhist_count_file(c, text_path, got) == GPUHIST_OK &&
 	   same(got, want) && !gpuhist_message(c)[0],
 	   "after errors, the counter counts on, its message cleared");
@@ -545,7 +573,7 @@ int main(int argc, char **argv)
 	gz = slurp(gz_path, &gz_len);
 	count_simply(text, text_len, want);
 
-	printf("1..64\n");
+	printf("1..68\n");
 	ok(!strcmp(gpuhist_version(), GPUHIST_VERSION_STRING),
 	   "the library's version is the header's: %s", gpuhist_version());
 

@@ -171,6 +171,14 @@ static bool valid_inputs(struct gpuhist_counter *c,
 				 "input %d: no name, data or descriptor", i);
 			return false;
 		}
+		/* A file's offsets are off_t: a range must end below 2^63. */
+		if (in->type == GPUHIST_INPUT_PATH && in->length &&
+		    (in->offset > INT64_MAX ||
+		     in->length > (uint64_t)INT64_MAX - in->offset)) {
+			snprintf(c->message, sizeof(c->message),
+				 "input %d: byte range past 2^63", i);
+			return false;
+		}
 	}
 	return true;
 }
@@ -202,8 +210,11 @@ int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 {
 	struct gh_backend *b;
 	const char *why;
-	int status = open_backend(c, inputs, n);
+	int status;
 
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
+	status = open_backend(c, inputs, n);
 	if (status)
 		return status;
 	b = c->run.backend;
@@ -217,7 +228,7 @@ int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 
 void gpuhist_wait(gpuhist_counter *c)
 {
-	struct gh_backend *b = c->run.backend;
+	struct gh_backend *b = c ? c->run.backend : NULL;
 
 	if (b && b->ops->settle)
 		b->ops->settle(b, true);
@@ -228,6 +239,8 @@ int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
 {
 	int status, failed;
 
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
 	c->message[0] = '\0';
 	if (n && !fn) {
 		snprintf(c->message, sizeof(c->message), "no result function");
@@ -277,8 +290,11 @@ static void keep_one(void *ctx, const struct gpuhist_result *r)
 static int count_one(gpuhist_counter *c, const struct gpuhist_input *in,
 		     uint64_t totals[256])
 {
-	struct one_result one = { totals, c->message, sizeof(c->message) };
+	struct one_result one;
 
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
+	one = (struct one_result){ totals, c->message, sizeof(c->message) };
 	if (!totals) {
 		snprintf(c->message, sizeof(c->message), "no totals given");
 		return GPUHIST_ERR_ARGUMENT;
@@ -315,14 +331,18 @@ int gpuhist_count_buffer(gpuhist_counter *c, const void *data, size_t size,
 
 const char *gpuhist_message(const gpuhist_counter *c)
 {
-	return c->message;
+	return c ? c->message : "no counter";
 }
 
 void gpuhist_summarize(gpuhist_counter *c, struct gpuhist_summary *s)
 {
 	double now = gh_now();
-	struct gh_backend *b = c->run.backend;
+	struct gh_backend *b = c ? c->run.backend : NULL;
 
+	if (!c) {
+		*s = (struct gpuhist_summary){ .backend = "" };
+		return;
+	}
 	if (b && b->ops->settle)
 		b->ops->settle(b, false);
 	s->backend = b ? b->detail : "";

@@ -418,6 +418,17 @@ static int count_one(struct inputs *in, struct job *job)
 		gh_source_close(src);
 		return -1;
 	}
+	if (ranged(job->input) &&
+	    job->input->offset + job->input->length > gh_source_size(src)) {
+		gh_note(&job->notes,
+			"%s: bytes %llu to %llu are past its end (%llu bytes)",
+			job->name, (unsigned long long)job->input->offset,
+			(unsigned long long)(job->input->offset +
+					     job->input->length),
+			(unsigned long long)gh_source_size(src));
+		gh_source_close(src);
+		return -1;
+	}
 	atomic_store(&job->size, ranged(job->input) ? job->input->length
 						    : gh_source_size(src));
 	const struct gh_decoding *decoding = gh_source_decoding(src);
