@@ -176,8 +176,8 @@ like "an invalid byte is labelled by its value" "$(cat table)" '^0xc3 +[0-9]+ '
 python3 "$T_SRCDIR/charoracle.py" cjk | sed 1d |
 	sort -t"$(printf '\t')" -k3,3nr -k2,2 >sorted
 want=$(head -3 sorted; awk -F'\t' 'NR > 3 { s += $3 }
-	END { printf "cjk\tother\t%d\n", s }' sorted)
-is "--top=3 --sort=count: three rows and other" "$(sed 1d top)" "$want"
+	END { printf "cjk\t(other)\t%d\n", s }' sorted)
+is "--top=3 --sort=count: three rows and (other)" "$(sed 1d top)" "$want"
 is "--sort=bin is code-point order" \
 	"$("$GPUHIST" -m -f tsv --sort=bin cjk | sed 1d | cut -f2 | head -5)" \
 	"$(python3 "$T_SRCDIR/charoracle.py" cjk | sed 1d | cut -f2 | head -5)"

@@ -16,7 +16,10 @@ int gh_bar_length(uint64_t count, uint64_t max)
 {
 	unsigned __int128 scaled = (unsigned __int128)count * GH_BAR_WIDTH;
 
-	return max ? (int)((scaled + max / 2) / max) : 0;
+	if (!max)
+		return 0;
+	scaled = (scaled + max / 2) / max;
+	return scaled > GH_BAR_WIDTH ? GH_BAR_WIDTH : (int)scaled;
 }
 
 void gh_put_table_head(FILE *out, int after, const char *name,

@@ -5,7 +5,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* count's share of the bar's 40 columns, rounded; max draws them all. */
+/* The row that sums what --top leaves out: a name no bin of any view has
+ * (the code-point categories have an "other"). */
+#define GH_OTHER "(other)"
+
+/* count's share of the bar's 40 columns, rounded; max draws them all, and
+ * so does more (the remainder row, which bars do not scale to). */
 int gh_bar_length(uint64_t count, uint64_t max);
 
 /* A table block's head: a blank line after an earlier block (after), the

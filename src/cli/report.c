@@ -57,13 +57,14 @@ static uint64_t sum256(const uint64_t totals[256])
 	return n;
 }
 
-/* The rows a block shows: its bins in the order --sort asks, the first
- * --top of them, and the rest summed into one row named "other". */
+/* The rows a block shows: the --top commonest bins (ties in bin order),
+ * or all of them, in the order --sort asks, and the rest summed into one
+ * row named GH_OTHER, a name no bin has. */
 struct rows {
 	int n;                          /* rows of bins */
 	int bin[GH_VIEW_MAX_BINS];      /* each row's bin */
 	uint64_t count[GH_VIEW_MAX_BINS + 1];   /* each row's, then other's */
-	bool other;                     /* an "other" row follows them */
+	bool other;                     /* a GH_OTHER row follows them */
 };
 
 static void arrange(const struct gh_report *rep, const uint64_t bins[],
@@ -71,37 +72,46 @@ static void arrange(const struct gh_report *rep, const uint64_t bins[],
 {
 	int n = rep->view->n_bins;
 
-	for (int i = 0; i < n; i++) {
-		int b = i, j = i;
+	bool by_count = rep->sort == GH_SORT_COUNT;
 
-		/* Insertion, most frequent first, ties in bin order (stable). */
-		if (rep->sort == GH_SORT_COUNT)
-			for (; j > 0 && bins[r->bin[j - 1]] < bins[b]; j--)
+	/* Most frequent first, ties in bin order (a stable insertion): --top
+	 * keeps the commonest whatever the order they are shown in. */
+	for (int i = 0; i < n; i++) {
+		int j = i;
+
+		if (by_count || rep->top)
+			for (; j > 0 && bins[r->bin[j - 1]] < bins[i]; j--)
 				r->bin[j] = r->bin[j - 1];
-		r->bin[j] = b;
+		r->bin[j] = i;
 	}
 	r->n = rep->top && rep->top < n ? rep->top : n;
 	r->other = r->n < n;
 	r->count[r->n] = 0;
-	for (int i = 0; i < n; i++) {
-		if (i < r->n)
-			r->count[i] = bins[r->bin[i]];
-		else
-			r->count[r->n] += bins[r->bin[i]];
-	}
+	for (int i = r->n; i < n; i++)
+		r->count[r->n] += bins[r->bin[i]];
+	if (!by_count)                  /* the kept ones in bin order */
+		for (int i = 1; i < r->n; i++) {
+			int b = r->bin[i], j = i;
+
+			for (; j > 0 && r->bin[j - 1] > b; j--)
+				r->bin[j] = r->bin[j - 1];
+			r->bin[j] = b;
+		}
+	for (int i = 0; i < r->n; i++)
+		r->count[i] = bins[r->bin[i]];
 }
 
 /* Row i's table label and machine name. */
 static const char *row_label(const struct gh_report *rep,
 			     const struct rows *r, int i)
 {
-	return i < r->n ? rep->view->label[r->bin[i]] : "other";
+	return i < r->n ? rep->view->label[r->bin[i]] : GH_OTHER;
 }
 
 static const char *row_name(const struct gh_report *rep,
 			    const struct rows *r, int i)
 {
-	return i < r->n ? rep->view->name[r->bin[i]] : "other";
+	return i < r->n ? rep->view->name[r->bin[i]] : GH_OTHER;
 }
 
 static void print_table(struct gh_report *rep, const char *name,
@@ -122,7 +132,7 @@ static void print_table(struct gh_report *rep, const char *name,
 
 		if (w > count_width)
 			count_width = w;
-		if (r.count[i] > max)
+		if (i < r.n && r.count[i] > max)   /* bars: the bins shown */
 			max = r.count[i];
 		if ((int)strlen(row_label(rep, &r, i)) > label_width)
 			label_width = (int)strlen(row_label(rep, &r, i));

@@ -2,7 +2,7 @@
  *
  * Rows come from charview.c, sorted as --sort says (most frequent first,
  * ties in code-point order, for a table unless --sort=bin) and cut at
- * --top with an "other" row.  json carries, besides the rows, the 256
+ * --top with a GH_OTHER row.  json carries, besides the rows, the 256
  * byte totals and every code point's exact total in "chars", so that
  * --merge -m adds results exactly whatever -i or -c showed.
  */
@@ -26,20 +26,30 @@ static int by_count(const void *a, const void *b)
 	return x->bin < y->bin ? -1 : x->bin > y->bin;
 }
 
-/* Sorts and cuts rows[0..*n) as rep says; other gets what --top left out,
+static int by_bin(const void *a, const void *b)
+{
+	const struct gh_char_row *x = a, *y = b;
+
+	return x->bin < y->bin ? -1 : x->bin > y->bin;
+}
+
+/* Keeps the --top commonest of rows[0..*n) (ties in code-point order),
+ * shown in the order --sort asks; other gets what --top left out,
  * *has_other whether there is such a row. */
 static void arrange(const struct gh_report *rep, struct gh_char_row *rows,
 		    size_t *n, uint64_t *other, int *has_other)
 {
-	if (rep->sort == GH_SORT_COUNT)
+	if (rep->sort == GH_SORT_COUNT || rep->top)
 		qsort(rows, *n, sizeof(*rows), by_count);
 	*other = 0;
 	*has_other = rep->top && (size_t)rep->top < *n;
-	if (!*has_other)
-		return;
-	for (size_t i = (size_t)rep->top; i < *n; i++)
-		*other += rows[i].count;
-	*n = (size_t)rep->top;
+	if (*has_other) {
+		for (size_t i = (size_t)rep->top; i < *n; i++)
+			*other += rows[i].count;
+		*n = (size_t)rep->top;
+	}
+	if (rep->sort != GH_SORT_COUNT && rep->top)
+		qsort(rows, *n, sizeof(*rows), by_bin);
 }
 
 static uint64_t sum256(const uint64_t totals[256])
@@ -60,7 +70,7 @@ static void print_table(struct gh_report *rep, const char *name,
 {
 	char label[64], digits[32];
 	int label_width = 3, count_width = 5, w;
-	uint64_t max = has_other ? other : 0;
+	uint64_t max = 0;               /* bars: the bins shown */
 
 	for (size_t i = 0; i < n; i++) {
 		gh_charview_label(rep->opts, rows[i].bin, label, sizeof(label),
@@ -77,8 +87,8 @@ static void print_table(struct gh_report *rep, const char *name,
 		w = snprintf(digits, sizeof(digits), "%" PRIu64, other);
 		if (w > count_width)
 			count_width = w;
-		if (label_width < 5)
-			label_width = 5;
+		if (label_width < (int)strlen(GH_OTHER))
+			label_width = (int)strlen(GH_OTHER);
 	}
 	gh_put_table_head(rep->out, rep->n_printed > 0,
 			  with_header ? name : NULL, label_width, count_width);
@@ -87,7 +97,7 @@ static void print_table(struct gh_report *rep, const char *name,
 			gh_charview_label(rep->opts, rows[i].bin, label,
 					  sizeof(label), &w);
 		else
-			w = snprintf(label, sizeof(label), "other");
+			w = snprintf(label, sizeof(label), GH_OTHER);
 		gh_put_table_row(rep->out, label, label_width - w, count_width,
 				 i < n ? rows[i].count : other, counted, max);
 	}
@@ -112,7 +122,7 @@ static void print_rows(struct gh_report *rep, const char *name,
 			gh_charview_name(rep->opts, rows[i].bin, bin,
 					 sizeof(bin));
 		else
-			snprintf(bin, sizeof(bin), "other");
+			snprintf(bin, sizeof(bin), GH_OTHER);
 		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep, bin, sep,
 			i < n ? rows[i].count : other);
 	}
@@ -139,7 +149,7 @@ static void print_json(struct gh_report *rep, const char *name,
 			gh_charview_name(rep->opts, rows[i].bin, bin,
 					 sizeof(bin));
 		else
-			snprintf(bin, sizeof(bin), "other");
+			snprintf(bin, sizeof(bin), GH_OTHER);
 		fprintf(out, "%s{\"bin\": \"%s\", \"count\": %" PRIu64 "}",
 			i ? ", " : "", bin, i < n ? rows[i].count : other);
 	}
