@@ -5,8 +5,11 @@
  * its NUL.  One that would be longer (a name of thousands of characters)
  * loses the middle of TEXT, where the name usually is, to "..."; its
  * start, its end and the REASON after it always come through whole, and a
- * cut never splits a UTF-8 character.  Header-only, so that neither side
- * links the other's code.
+ * cut never splits a UTF-8 character.  Control characters in TEXT (a
+ * name with a newline in it) are shown escaped, as ls -b shows them (\n,
+ * \t, \r, else \ooo), so that no name can start a line of its own or
+ * move the terminal's cursor.  Header-only, so that neither side links
+ * the other's code.
  */
 #ifndef GH_LINE_H
 #define GH_LINE_H
@@ -48,6 +51,35 @@ static inline void gh_line_compose(char *line, size_t max, const char *prefix,
 		 reason ? reason : "");
 }
 
+/* text with its control characters escaped, in a string to free; NULL
+ * when out of memory. */
+static inline char *gh_line_escape(const char *text)
+{
+	size_t len = strlen(text);
+	char *out = malloc(4 * len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			*o++ = (char)*p;
+			continue;
+		}
+		*o++ = '\\';
+		switch (*p) {
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		default:
+			*o++ = (char)('0' + (*p >> 6));
+			*o++ = (char)('0' + (*p >> 3 & 7));
+			*o++ = (char)('0' + (*p & 7));
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /* The same, TEXT formatted from fmt and ap (ap is used up). */
 static inline void gh_line_vformat(char *line, size_t max, const char *prefix,
 				   const char *fmt, va_list ap,
@@ -61,8 +93,12 @@ static inline void gh_line_vformat(char *line, size_t max, const char *prefix,
 	n = vsnprintf(NULL, 0, fmt, ap);
 	text = n >= 0 ? malloc((size_t)n + 1) : NULL;
 	if (text) {
+		char *shown;
+
 		vsnprintf(text, (size_t)n + 1, fmt, again);
-		gh_line_compose(line, max, prefix, text, reason);
+		shown = gh_line_escape(text);
+		gh_line_compose(line, max, prefix, shown ? shown : text, reason);
+		free(shown);
 		free(text);
 	} else {                /* out of memory: the start of it, at least */
 		char start[2048];

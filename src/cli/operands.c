@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "msg.h"
 #include "operands.h"
@@ -61,6 +62,14 @@ int gh_operands_next(struct gh_operands *ops, const char **name, char *why,
 			 from, ops->number);
 		*name = "";
 		return -1;
+	}
+	/* The common mistake: a list of lines.  Said once, beside the
+	 * name's own failure. */
+	if (!ops->hinted && strchr(ops->name, '\n') &&
+	    access(ops->name, F_OK) != 0) {
+		gh_msg("%s: names there end with a NUL byte, not a newline (find -print0, printf '%%s\\0')",
+		       from);
+		ops->hinted = true;
 	}
 	if (!strcmp(from, "-") && !strcmp(ops->name, "-")) {
 		snprintf(why, why_len, "%s:%llu: when reading file names from standard input, no file name of '-' allowed",

@@ -16,6 +16,7 @@ struct gh_operands {
 	char *name;                 /* the list's current name */
 	size_t name_room;
 	unsigned long long number;  /* its place in the list, from 1 */
+	bool hinted;                /* said that names end with NUL */
 };
 
 /* Starts reading the operands; -1 after saying why the list cannot be
