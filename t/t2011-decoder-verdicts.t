@@ -31,7 +31,7 @@ fed() {
 		"$trc:$got:$same" "$want:$want$want$want$want:same"
 }
 
-plan 12
+plan 13
 
 if ! built zstd || ! command -v zstd >/dev/null 2>&1; then
 	for i in 1 2 3 4 5 6; do skip "zstd verdicts" "zstd not built in or not found"; done
@@ -99,3 +99,18 @@ is "zip with --raw: silent" "$rc:$err" "0:"
 cat a.zip | "$GPUHIST" -b >/dev/null 2>err
 is "zip from a pipe: the same warning" "$?:$(cat err)" \
 	"0:gpuhist: -: zip archive: counted as it is; unzip -p ARCHIVE | gpuhist counts its files"
+
+# -s on zstd frames that do not say their size: decoded serially, as
+# planned (-s joins frames by their offsets), and -v says so as a plan,
+# not as a decoder that "gave up" (issue 26, item 12).
+if command -v zstd >/dev/null; then
+	gendata 5 300000 >piece
+	zstd -q --no-content-size -c piece >f1.zst
+	cat f1.zst f1.zst f1.zst f1.zst >frames.zst
+	"$GPUHIST" -v -s --threads=4 frames.zst >/dev/null 2>err
+	like "-s on frames without sizes: -v says why serially, not 'gave up'" \
+		"$?:$(grep -c 'gave up' err):$(grep 'serially' err)" \
+		'^0:0:gpuhist: frames.zst: decoded serially with libzstd: its frames do not all say their size'
+else
+	skip "-s on frames without sizes" "no zstd"
+fi

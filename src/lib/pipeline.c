@@ -369,7 +369,10 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 	if (begin_again(run, job, input) || gh_source_restart(src))
 		return -1;
 	serial = gh_source_decoding(src);
-	if (run->opts->verbose)
+	if (run->opts->verbose && pj.why)   /* as planned, not a fault */
+		gh_note(&job->notes, "%s: decoded serially with %s: %s",
+			job->name, serial->decoder, pj.why);
+	else if (run->opts->verbose)
 		gh_note(&job->notes, "%s: the parallel %s decoder gave up; decoding serially with %s",
 			job->name, serial->format, serial->decoder);
 	return count_sequential(run, src, job, *input);

@@ -54,7 +54,9 @@ struct gh_pieces_job {
 	bool timing;                /* say where the time went (-v) */
 	/* Filled in by the decoder: */
 	const char *why;            /* GH_PIECES_FAILED: the reason (static,
-				     * or the backend's error) */
+				     * or the backend's error); SERIAL: why
+				     * not in parallel, where that is no
+				     * fault of the data (static), or NULL */
 	const struct gh_decoding *decoding;     /* what decoded it, for -v */
 	char summary[640];          /* what -v says of it: "N regions ..." */
 };

@@ -50,6 +50,7 @@ struct zp {
 	uint64_t cursor;            /* where the next frame begins */
 	uint64_t frames;
 	atomic_int bad;             /* invalid data, a read, memory: serial */
+	atomic_int unsized;         /* ... or a frame -s cannot place */
 	atomic_int backend_failed;
 	_Atomic(const char *) why;  /* the first backend failure's reason */
 };
@@ -170,6 +171,8 @@ static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
 		/* Statistics: a frame of unknown size leaves the offsets
 		 * of those after it unknown. */
 		if (!n || (p->offsets && *content == UINT64_MAX)) {
+			if (n)
+				atomic_store(&p->unsized, 1);
 			ret = -1;
 		} else {
 			*at = p->cursor;
@@ -352,6 +355,7 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 		return GH_PIECES_IN_ORDER;
 	pthread_mutex_init(&p.lock, NULL);
 	atomic_init(&p.bad, 0);
+	atomic_init(&p.unsized, 0);
 	atomic_init(&p.backend_failed, 0);
 	atomic_init(&p.why, NULL);
 	if (threads > GH_READERS_MAX)
@@ -371,5 +375,7 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 		job->why = atomic_load(&p.why);
 		return GH_PIECES_FAILED;
 	}
+	if (atomic_load(&p.unsized))
+		job->why = "its frames do not all say their size, which -s needs to join them in parallel";
 	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
 }
