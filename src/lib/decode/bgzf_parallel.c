@@ -20,18 +20,17 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "bgzf_parallel.h"
 #include "gzip_parallel.h"
 #include "inflate.h"
 #include "magic.h"
+#include "read_at.h"
 
 /* A BGZF member's most bytes (BSIZE is 16 bits). */
 #define MEMBER_MAX ((uint64_t)1 << 16)
@@ -92,24 +91,6 @@ uint64_t gh_bgzf_member_length(const unsigned char *p, uint64_t avail)
 	return 0;
 }
 
-/* Reads len bytes at offset, all of them; false when it cannot. */
-static bool read_at(int fd, void *buf, size_t len, uint64_t offset)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done,
-				  (off_t)(offset + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
 /* A batch of whole members, read into a thread's buffer. */
 struct batch {
 	uint64_t index;                 /* its piece number */
@@ -133,7 +114,7 @@ static int next_batch(struct bp *p, unsigned char *buf, struct batch *bt)
 			want = p->read_bytes;
 		*bt = (struct batch){ .index = p->batches, .at = p->cursor,
 				      .base = p->out_cursor };
-		ret = read_at(p->fd, buf, (size_t)want, p->cursor) ? 1 : -1;
+		ret = gh_read_at(p->fd, buf, (size_t)want, p->cursor) ? 1 : -1;
 		while (ret > 0 && at < want && at < p->batch_bytes) {
 			uint64_t len = gh_bgzf_member_length(buf + at,
 							     want - at);

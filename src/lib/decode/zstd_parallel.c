@@ -19,14 +19,13 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "read_at.h"
 #include "zstd_limits.h"
 #include "zstd_parallel.h"
 
@@ -65,24 +64,6 @@ static void backend_failed(struct zp *p, const char *why)
 	atomic_store(&p->backend_failed, 1);
 }
 
-/* Reads len bytes at offset, all of them; false when it cannot. */
-static bool read_at(int fd, void *buf, size_t len, uint64_t offset)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done,
-				  (off_t)(offset + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
 /*
  * The length of the frame at `at` (a zstd frame or a skippable one), from
  * its header and its blocks' headers (RFC 8878, 3.1); 0 when it does not
@@ -100,7 +81,7 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end,
 	unsigned fhd, fcs_bytes, header;
 
 	*content = 0;
-	if (end - at < 8 || !read_at(fd, h, 8, at))
+	if (end - at < 8 || !gh_read_at(fd, h, 8, at))
 		return 0;
 	if ((h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d &&
 	    h[3] == 0x18) {             /* skippable: magic, length, data */
@@ -117,7 +98,7 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end,
 	fcs_bytes = (fhd >> 6) == 0 ? (fhd & 0x20 ? 1 : 0)
 		    : 1u << (fhd >> 6);
 	header = 4 + 1 + (fhd & 0x20 ? 0 : 1) + did_bytes[fhd & 3] + fcs_bytes;
-	if (end - at < header || !read_at(fd, h, header, at))
+	if (end - at < header || !gh_read_at(fd, h, header, at))
 		return 0;
 	*content = fcs_bytes ? 0 : UINT64_MAX;
 	for (unsigned k = fcs_bytes; k > 0; k--)  /* little-endian */
@@ -129,7 +110,7 @@ static uint64_t frame_length(int fd, uint64_t at, uint64_t end,
 		unsigned char b[3];
 		uint32_t bh, size;
 
-		if (end - pos < 3 || !read_at(fd, b, 3, pos))
+		if (end - pos < 3 || !gh_read_at(fd, b, 3, pos))
 			return 0;
 		bh = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
 		size = bh >> 3;
@@ -242,7 +223,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 							 : ZP_READ_BYTES;
 		ZSTD_inBuffer in = { t->in, want, 0 };
 
-		if (!read_at(p->fd, t->in, want, at + done)) {
+		if (!gh_read_at(p->fd, t->in, want, at + done)) {
 			atomic_store(&p->bad, 1);       /* cut short, say */
 			return false;
 		}
