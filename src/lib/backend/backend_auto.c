@@ -14,9 +14,15 @@
  * start, everything is counted on the CPU; when it fails later, the
  * inputs it had counted part of fail, and the CPU counts the rest.
  *
- * --backend=gpu is this backend with the GPU required: started at once,
- * the CPU counting only while it starts (a compressed input's decoders
- * then never wait for the driver).  The run is unusable (unusable())
+ * --backend=gpu is this backend with the GPU required: started at once
+ * for streams and large files, and for other files once the run has gone
+ * on GH_GPU_LATE_START_SECS (or the CPU falls behind), the CPU counting
+ * while it starts (a compressed input's decoders then never wait for the
+ * driver).  A run over sooner never starts it: a process cannot end while
+ * one of its threads is inside the driver, so a start under way at the
+ * end would add up to 0.13 s to it (bench/NOTES.md).  Where the driver
+ * does not list the devices, the start begins at once, to find out
+ * whether there is one.  The run is unusable (unusable())
  * when the start finds no CUDA device, which it says first: the caller
  * waits for that (not for the whole start) before its first result,
  * unless the driver lists the devices (gh_backend_gpu_listed()), and
@@ -55,6 +61,7 @@ struct auto_backend {
 	_Atomic int starter_running;   /* started and not yet joined */
 	_Atomic int start_ended;       /* the starter has nothing left to do */
 	double opened, asked, gpu_ready;   /* gh_now() at each */
+	double start_at;               /* gh_now() to start it at; 0: never */
 	char why[256];                 /* why the GPU did not start */
 	pthread_mutex_t lock;          /* guards the rest */
 	double window_start, window_waited;    /* readers blocked, by second */
@@ -190,6 +197,8 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 	c = ab->cpu->ops->acquire(ab->cpu);
 	now = gh_now();
 	note_wait(ab, now, now - t0);
+	if (ab->start_at > 0 && now >= ab->start_at)
+		ask_for_gpu(ab);
 	return c;
 }
 
@@ -272,6 +281,12 @@ static void auto_settle(struct gh_backend *b, bool wait)
 		join_starter(ab);
 	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
 			     ab->cpu->detail);
+	if (!atomic_load(&ab->start_asked) && ab->start_at > 0) {
+		snprintf(b->detail + n, sizeof(b->detail) - n,
+			 "; it counted everything in less than the %.1f s after which the GPU is started",
+			 GH_GPU_LATE_START_SECS);
+		return;
+	}
 	if (!atomic_load(&ab->start_asked)) {
 		snprintf(b->detail + n, sizeof(b->detail) - n,
 			 "; the CPU kept up, so no GPU was started");
@@ -310,13 +325,17 @@ static const char *auto_unusable(struct gh_backend *b, bool whole)
 
 	if (!ab->gpu_required)
 		return NULL;
-	if (whole)
+	if (whole) {
+		ask_for_gpu(ab);
 		join_starter(ab);
+	}
 	/* The driver lists the devices: the start will find them, so the
-	 * first result need not wait for CUDA to say so. */
+	 * first result need not wait for CUDA to say so (nor the start be
+	 * asked for before it pays). */
 	if (!whole && !atomic_load(&ab->start_ended) &&
 	    gh_backend_gpu_listed(ab->opts) > 0)
 		return NULL;
+	ask_for_gpu(ab);
 	while (!atomic_load(&ab->found) && !atomic_load(&ab->start_ended))
 		nanosleep(&ms, NULL);
 	if (atomic_load(&ab->gpu) ||
@@ -386,8 +405,10 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
 		 ab->cpu->detail);
 	ab->gpu_required = gpu_required;
-	if (start_now || gpu_required)
+	if (start_now || (gpu_required && gh_backend_gpu_listed(opts) <= 0))
 		ask_for_gpu(ab);
+	else if (gpu_required)
+		ab->start_at = ab->opened + GH_GPU_LATE_START_SECS;
 	/* Where the start fails at once (no CUDA in this build), say so at
 	 * once, as the GPU backend itself would. */
 	if (gpu_required && atomic_load(&ab->start_ended) &&

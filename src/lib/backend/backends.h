@@ -23,9 +23,10 @@ int gh_backend_gpu_found(const struct gpuhist_options *opts, char *why,
  * CUDA takes a fifth of a second to say as much. */
 int gh_backend_gpu_listed(const struct gpuhist_options *opts);
 /* The CPU backend now and the GPU's as soon as it has started, the GPU
- * started at once or when the CPU falls behind (backend_auto.c); with
- * gpu_required (--backend=gpu), started at once, and the run cannot count
- * without it. */
+ * started at once (start_now) or when the CPU falls behind
+ * (backend_auto.c); with gpu_required (--backend=gpu), also once the run
+ * has gone on GH_GPU_LATE_START_SECS, and the run cannot count without
+ * it. */
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 					bool start_now, bool gpu_required,
 					char *why, size_t why_len);

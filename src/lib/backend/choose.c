@@ -30,8 +30,8 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 		if (only && !strcmp(only, "1"))
 			b = gh_backend_gpu_open(opts, reason, sizeof(reason));
 		else
-			b = gh_backend_auto_open(opts, true, true, reason,
-						 sizeof(reason));
+			b = gh_backend_auto_open(opts, large || unsized, true,
+						 reason, sizeof(reason));
 		which = "GPU";
 	} else {
 		b = gh_backend_cpu_open(opts, reason, sizeof(reason));
