@@ -15,7 +15,9 @@
  * result does not record), and total.histogram is the sum of the inputs'
  * histograms.  No sum may pass 2^64-1.  An entry that carries an "error"
  * (an input that failed when it was counted) makes the whole result fail:
- * its counts are not all there.
+ * its counts are not all there; so does a top-level "error", which a run
+ * that failed as a whole writes (its list of names unreadable, no thread
+ * to count with): some of its inputs may have no entry at all.
  *
  * With -m, every entry must carry "chars" (the code points of -m's json):
  * keys as gpuhist names bins ("U+0041", "0xc3"), each once, whose UTF-8
@@ -890,6 +892,17 @@ static int top_member(struct reader *r, int depth, const char *key,
 		d->total_has_sums = d->e.seen_sums != 0;
 		d->total_sums = d->e.sums;
 		return 0;
+	}
+	if (!strcmp(key, "error")) {    /* the run failed as a whole */
+		char why[GH_MERGE_TEXT];
+
+		skip_ws(r);
+		if (peek(r) != '"')
+			return refuse(r, "error is not a string");
+		if (read_text(r, why))
+			return -1;
+		r->failed_input = 1;
+		return refuse(r, "the run that wrote it failed: %s", why);
 	}
 	return skip_value(r, depth);
 }

@@ -27,6 +27,7 @@ static pthread_mutex_t stderr_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Where this thread's messages go instead of stderr, when set. */
 static _Thread_local char *capture_buf;
 static _Thread_local size_t capture_len;
+static _Thread_local char last[GH_MSG_LINE];
 
 void gh_stderr_lock(void)
 {
@@ -41,6 +42,11 @@ void gh_stderr_unlock(void)
 void gh_msg_set_before(void (*before)(void))
 {
 	msg_before = before;
+}
+
+const char *gh_msg_last(void)
+{
+	return last;
 }
 
 void gh_msg_capture(char *buf, size_t len)
@@ -66,6 +72,11 @@ void gh_msg_print(const char *lines)
  * or, when the capture has no room left for it, printed at once. */
 static void emit(const char *line)
 {
+	size_t prefix = strlen(GH_PROGNAME ": ");
+
+	if (!strncmp(line, GH_PROGNAME ": ", prefix))
+		snprintf(last, sizeof(last), "%.*s",
+			 (int)strcspn(line + prefix, "\n"), line + prefix);
 	if (capture_buf) {
 		size_t used = strlen(capture_buf), len = strlen(line);
 

@@ -27,6 +27,11 @@ void gh_msg_set_before(void (*before)(void));
  * NULL prints them again. */
 void gh_msg_capture(char *buf, size_t len);
 
+/* The last message this thread printed or captured, without the
+ * "gpuhist: " and the newline ("" if none): what a json result says of a
+ * run that failed as a whole (report.c). */
+const char *gh_msg_last(void);
+
 /* Prints captured lines (as they are, each ending in a newline). */
 void gh_msg_print(const char *lines);
 

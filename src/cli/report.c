@@ -304,7 +304,7 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		if (rep->format == GH_FMT_JSON)
 			fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
 		if (gh_report_chars(rep, name, stream, totals, chars,
-				    rep->several || strcmp(name, "-"))) {
+				    rep->several)) {
 			gh_msg("out of memory for the rows of %s", name);
 			return -1;
 		}
@@ -316,7 +316,7 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		print_table(rep, name, totals, stream,
-			    rep->several || strcmp(name, "-"));
+			    rep->several);
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
@@ -377,6 +377,23 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 	fflush(rep->out);
 }
 
+void gh_report_run_failed(struct gh_report *rep, const char *why)
+{
+	if (!rep->run_error[0])
+		snprintf(rep->run_error, sizeof(rep->run_error), "%s",
+			 why && *why ? why : "failed");
+}
+
+/* Ends json's document: the run's error, if any, then the brace. */
+static void json_close(struct gh_report *rep)
+{
+	if (rep->run_error[0]) {
+		fputs(",\n \"error\": ", rep->out);
+		gh_put_json_string(rep->out, rep->run_error);
+	}
+	fputs("}\n", rep->out);
+}
+
 void gh_report_end(struct gh_report *rep)
 {
 	const struct gpuhist_stream *stream =
@@ -394,7 +411,7 @@ void gh_report_end(struct gh_report *rep)
 				    &rep->total_chars, 1))
 			gh_msg("out of memory for the rows of the total");
 		if (rep->format == GH_FMT_JSON)
-			fputs("}\n", rep->out);
+			json_close(rep);
 		gpuhist_chars_free(&rep->total_chars);
 		return;
 	}
@@ -411,7 +428,7 @@ void gh_report_end(struct gh_report *rep)
 	case GH_FMT_JSON:
 		fputs("],\n \"total\": ", rep->out);
 		print_json_entry(rep, "total", rep->total, stream);
-		fputs("}\n", rep->out);
+		json_close(rep);
 		break;
 	}
 }

@@ -29,6 +29,7 @@ struct gh_report {
 	bool stats;                 /* --stats: ent's figures (stats.c) */
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
 	bool total_stream_known;    /* every input's were */
+	char run_error[1024];       /* why the run failed as a whole */
 };
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
@@ -46,6 +47,11 @@ int gh_report_input(struct gh_report *rep, const char *name,
  * "error" and no counts; the other formats show nothing of it. */
 void gh_report_failed(struct gh_report *rep, const char *name,
 		      const char *lines);
+/* The run failed as a whole (a list of names that cannot be read, no
+ * thread to count with): json's document says why in a top-level
+ * "error", which --merge refuses, as it refuses an input's; the first
+ * reason is kept. */
+void gh_report_run_failed(struct gh_report *rep, const char *why);
 /* The total block, as --total says (auto: when there were several
  * inputs); json always has its "total", which --merge reads. */
 void gh_report_end(struct gh_report *rep);

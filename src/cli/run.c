@@ -75,7 +75,10 @@ int gh_run_count(struct gh_run *run, const struct gpuhist_input *list, int n,
 		return -1;
 	}
 	if (status != GPUHIST_OK && status != GPUHIST_ERR_INPUT) {
+		/* No input may be missing from a result --merge takes. */
 		gh_msg("%s", gpuhist_message(run->counter));
+		gh_report_run_failed(&run->report,
+				     gpuhist_message(run->counter));
 		return n;
 	}
 	return cn.failed;
@@ -142,6 +145,7 @@ int gh_run_merge(struct gh_run *run)
 		return 1;
 	while ((got = gh_operands_next(&ops, &name, why, sizeof(why))) != 0) {
 		if (got == -2) {
+			gh_report_run_failed(&run->report, gh_msg_last());
 			failed++;
 			break;
 		}
@@ -152,8 +156,10 @@ int gh_run_merge(struct gh_run *run)
 			failed++;
 		}
 	}
-	if (gh_operands_close(&ops))
+	if (gh_operands_close(&ops)) {
+		gh_report_run_failed(&run->report, gh_msg_last());
 		failed++;
+	}
 	return failed;
 }
 
@@ -223,6 +229,9 @@ static int count_operands(struct gh_run *run, struct batch *b)
 	char why[GH_MSG_LINE];
 	bool begun = false, more = true;
 	int failed = 0, got;
+	/* Why the run failed as a whole, for json's document (the report
+	 * begins with the first count). */
+	char whole[GH_MSG_LINE] = "";
 
 	if (gh_operands_open(&ops, run->opts))
 		return -1;
@@ -236,6 +245,8 @@ static int count_operands(struct gh_run *run, struct batch *b)
 		       (got = gh_operands_next(&ops, &name, why,
 					       sizeof(why))) != 0) {
 			if (got == -2) {
+				snprintf(whole, sizeof(whole), "%s",
+					 gh_msg_last());
 				failed++;
 				more = false;
 				break;
@@ -246,6 +257,7 @@ static int count_operands(struct gh_run *run, struct batch *b)
 				free(b->names[b->n]);
 				free(bad_why[n_bad]);
 				gh_msg("out of memory");
+				snprintf(whole, sizeof(whole), "out of memory");
 				failed++;
 				more = false;
 				break;
@@ -267,6 +279,8 @@ static int count_operands(struct gh_run *run, struct batch *b)
 					&run->view);
 			begun = true;
 		}
+		if (whole[0])
+			gh_report_run_failed(&run->report, whole);
 		/* Counted in runs between the bad entries. */
 		int from = 0;
 
@@ -292,8 +306,10 @@ static int count_operands(struct gh_run *run, struct batch *b)
 		}
 		batch_clear(b);
 	}
-	if (gh_operands_close(&ops))
+	if (gh_operands_close(&ops)) {
+		gh_report_run_failed(&run->report, gh_msg_last());
 		failed++;
+	}
 	return failed;
 }
 
