@@ -37,6 +37,7 @@ struct gh_gunzip {
 	int in_member;          /* inside a member whose end is not yet seen */
 	int eof;                /* fd reached end of file */
 	uint64_t consumed;
+	uint64_t decoded;       /* bytes given so far */
 	const unsigned char *next_in;   /* undecoded input, inside in[] */
 	size_t avail_in;
 	unsigned char in[GH_GUNZIP_IN_BYTES];
@@ -150,6 +151,32 @@ static int next_member(struct gh_gunzip *g, const char **why)
 	}
 }
 
+/* zlib's verdicts on a member's header, and each with what to do when
+ * the first header of all is refused: the input only starts like gzip
+ * (random data does, one file in 65,536), so --raw may be what was meant,
+ * as ent counts any file as it is. */
+static const char *const header_verdicts[][2] = {
+	{ "corrupt gzip data (incorrect header check)",
+	  "corrupt gzip data (incorrect header check); to count its bytes as they are, use --raw" },
+	{ "corrupt gzip data (unknown compression method)",
+	  "corrupt gzip data (unknown compression method); to count its bytes as they are, use --raw" },
+	{ "corrupt gzip data (unknown header flags set)",
+	  "corrupt gzip data (unknown header flags set); to count its bytes as they are, use --raw" },
+	{ "corrupt gzip data (header crc mismatch)",
+	  "corrupt gzip data (header crc mismatch); to count its bytes as they are, use --raw" },
+};
+
+/* *why, with the hint where nothing was decoded and a header refused. */
+static void hint_raw(const struct gh_gunzip *g, const char **why)
+{
+	if (g->decoded || !*why)
+		return;
+	for (size_t i = 0; i < sizeof(header_verdicts) /
+			       sizeof(header_verdicts[0]); i++)
+		if (!strcmp(*why, header_verdicts[i][0]))
+			*why = header_verdicts[i][1];
+}
+
 int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 		       const char **why)
 {
@@ -181,9 +208,12 @@ int64_t gh_gunzip_read(struct gh_gunzip *g, unsigned char *out, uint64_t cap,
 			g->in_member = 0;
 			break;
 		case GH_INFLATE_ERROR:
+			if (next_out == out)
+				hint_raw(g, why);
 			return -1;
 		}
 	}
+	g->decoded += (uint64_t)(next_out - out);
 	return (int64_t)(next_out - out);
 }
 
