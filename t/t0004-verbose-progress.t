@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 17
+plan 18
 
 gendata 4 300000 >"$TMP/text"
 gzip -c "$TMP/text" >"$TMP/text.gz"
@@ -31,7 +31,7 @@ is "--progress: exit 0, stdout unchanged" \
 	"$rc:$(cmp -s "$TMP/out" "$TMP/plain-gz" && echo same)" "0:same"
 # Not a terminal: plain lines, as pv -n writes them, never redrawn.
 like "--progress draws a meter on stderr (bytes and rate)" "$err" \
-	"^gpuhist: .*text\\.gz: [0-9]+\\.[0-9] MB, [0-9]+\\.[0-9]+ GB/s"
+	"^gpuhist: .*text\\.gz: [0-9]+\\.[0-9] MB, [0-9.]+ [GM]B/s"
 like "--progress shows percent and time left for a file" "$err" \
 	', [0-9]+%, [0-9]+:[0-9][0-9] left$'
 is "--progress to a file: no carriage return, no escape sequence" \
@@ -41,7 +41,7 @@ is "--progress to a file: it ends with a newline" \
 # Chunks larger than the file: the reader that draws may get none of it.
 run_gh --progress --threads=4 --chunk-size=4M -f tsv "$TMP/text"
 like "--progress with several readers of a plain file draws a meter" \
-	"$err" "^gpuhist: .*text: [0-9]+\\.[0-9] MB, [0-9.]+ GB/s"
+	"$err" "^gpuhist: .*text: [0-9]+\\.[0-9] MB, [0-9.]+ [GM]B/s"
 # Two inputs: each shown with its own bytes, the run's as a labelled total.
 gendata 5 3000000 >"$TMP/first"
 gendata 6 5000000 >"$TMP/second"
@@ -49,7 +49,7 @@ run_gh --progress --threads=1 "$TMP/first" "$TMP/second"
 like "--progress, two inputs: the first ends at its own 3.0 MB" "$err" \
 	'^gpuhist: .*/first: 3\.0 MB, 100%'
 like "--progress, two inputs: the second at its 5.0 MB, total 8.0 MB" "$err" \
-	'^gpuhist: .*/second: 5\.0 MB, 100%, [0-9]+:[0-9][0-9] left; total 8\.0 MB, [0-9.]+ GB/s$'
+	'^gpuhist: .*/second: 5\.0 MB, 100%, [0-9]+:[0-9][0-9] left; total 8\.0 MB, [0-9.]+ [GM]B/s$'
 is "--progress, two inputs: the second never shows more than its bytes" \
 	"$(grep '/second: ' "$TMP/err" | awk '$3 + 0 > 5.0')" ""
 # A control character in a name cannot reach the terminal or end a line.
@@ -59,3 +59,19 @@ like "--progress shows a control character in a name as ?" "$err" \
 	'^gpuhist: .*/esc\?name: 3\.0 MB'
 run_gh --progress --no-progress -f tsv "$TMP/text"
 is "--no-progress (last one wins): nothing on stderr" "$err" ""
+# The time left needs the input's pace: the first line of an input the
+# meter meets partly read has none (it said "0:00 left" with seconds to go).
+if command -v bzip2 >/dev/null; then
+	gen log 40000000 | bzip2 -1 >"$TMP/slow.bz2"
+	run_gh --progress --threads=1 -b "$TMP/slow.bz2"
+	first=$(printf '%s\n' "$err" | grep -v ', 100%' | head -1)
+	if [ -n "$first" ]; then
+		like "the first line before the end shows no time left yet" \
+			"$first" '^gpuhist: .*slow\.bz2: [0-9.]+ MB, [0-9.]+ [GM]B/s, [0-9]+%$'
+	else
+		skip "the first line shows no time left yet" \
+			"bzip2 decoded 40 MB before the first line"
+	fi
+else
+	skip "the first line shows no time left yet" "no bzip2"
+fi

@@ -7,7 +7,7 @@
 need_cmd python3
 python3 -c 'import pty, termios, fcntl' 2>/dev/null ||
 	skip_all "python3 has no pty support"
-plan 11
+plan 15
 
 cd "$TMP" || exit 1
 # on_pty OUT COLS [VAR=VALUE] -- ARGS...: runs gpuhist with stderr on a
@@ -104,7 +104,7 @@ ok $([ "$w" -gt 0 ] && [ "$w" -lt 80 ]; echo $?) \
 on_pty w200 200 -- "$GPUHIST" --progress --threads=2 "$long"
 like "200 columns: the whole name, bytes, rate and percent" \
 	"$(meter_lines w200)" \
-	"^gpuhist: $long: 2\\.0 MB, [0-9]+\\.[0-9]+ GB/s, 100%, [0-9]+:[0-9][0-9] left"
+	"^gpuhist: $long: 2\\.0 MB, [0-9.]+ [GM]B/s, 100%, [0-9]+:[0-9][0-9] left"
 like "the meter erases its line at the end" \
 	"$(od -An -c w200 | tr -d ' \n')" '\\r033\[K$'
 
@@ -116,7 +116,24 @@ meter_lines two >two.lines
 like "two inputs: the first is shown with its 3.0 MB" \
 	"$(cat two.lines)" '^gpuhist: first: 3\.0 MB'
 like "two inputs: the second with its own 5.0 MB, the total with 8.0 MB" \
-	"$(cat two.lines)" '^gpuhist: second: 5\.0 MB, .*total 8\.0 MB, [0-9.]+ GB/s'
+	"$(cat two.lines)" '^gpuhist: second: 5\.0 MB, .*total 8\.0 MB, [0-9.]+ [GM]B/s'
 bad=$(grep '^gpuhist: second: ' two.lines |
 	awk '{ if ($3 + 0 > 5.0) print }')
 is "two inputs: the second never shows more than its own bytes" "$bad" ""
+
+# Narrow terminals: figures are dropped whole, never cut inside a number
+# (a line ending in "2." or "2.0" without its unit was half a figure).
+for cols in 20 40; do
+	on_pty n$cols $cols -- "$GPUHIST" --progress --threads=2 "$long"
+	cut=$(meter_lines n$cols | grep -E ': [0-9]' |
+	      grep -vE '(MB|B/s|%|left)$')
+	is "$cols columns: no figure cut in half" "$cut" ""
+done
+like "40 columns: the bytes kept whole beside the name's end" \
+	"$(meter_lines n40)" '^gpuhist: \.\.\.[-a-z.]*: [0-9]+\.[0-9] MB$'
+
+# A slow input shows its rate in MB/s (0.00 GB/s said nothing).
+head -c 1000000 "$long" >part
+on_pty slow 200 -- /bin/sh -c "{ cat part; sleep 2; } | \"$GPUHIST\" --progress -b -"
+like "a slow pipe: its rate in MB/s" "$(meter_lines slow)" \
+	'^gpuhist: -: 1\.0 MB, [0-9]+\.[0-9] MB/s$'

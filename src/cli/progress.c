@@ -14,6 +14,10 @@
  *
  * It shows the input being reported with that input's own bytes; with
  * several inputs, the run's bytes and rate follow as a labelled total.
+ * Rates under 1 GB/s are shown in MB/s.  The time left is the input's pace
+ * since the meter first heard of it, over what it has left: not shown
+ * until that pace is known (the first report of an input may come when a
+ * part of it is read already).  Figures are dropped whole, never cut.
  * One thread draws it; messages from any thread clear it first, under the
  * stderr lock (msg.c), which also guards `shown`.  Its times are the
  * library's: seconds since the counter was opened.
@@ -107,6 +111,18 @@ static void put_name(char *out, size_t len, const char *name)
 	out[i] = '\0';
 }
 
+/* A rate as ", 2.35 GB/s", or under 1 GB/s ", 214 MB/s" / ", 3.4 MB/s",
+ * after `lead`. */
+static void put_rate(char *out, size_t len, const char *lead, double rate)
+{
+	if (rate >= 1e9)
+		snprintf(out, len, "%s%.2f GB/s", lead, rate / 1e9);
+	else if (rate >= 10e6)
+		snprintf(out, len, "%s%.0f MB/s", lead, rate / 1e6);
+	else
+		snprintf(out, len, "%s%.1f MB/s", lead, rate / 1e6);
+}
+
 /* Joins the figures still kept into tail (GH_METER_TAIL bytes). */
 static size_t join_figures(char *tail, char figs[FIG_N][GH_METER_FIGURE],
 			   const bool kept[FIG_N])
@@ -139,17 +155,20 @@ static void compose(struct gh_progress *p, const struct gpuhist_progress *at,
 	snprintf(figs[FIG_BYTES], sizeof(figs[0]), ": %.1f MB",
 		 (double)at->counted / 1e6);
 	if (!p->several)
-		snprintf(figs[FIG_RATE], sizeof(figs[0]), ", %.2f GB/s",
-			 rate / 1e9);
+		put_rate(figs[FIG_RATE], sizeof(figs[0]), ", ", rate);
 	if (at->size && at->read <= at->size) {
 		double frac = (double)at->read / (double)at->size;
+		double paced = now - p->in_start;
+		uint64_t gained = at->read - p->in_read;
 
 		snprintf(figs[FIG_PERCENT], sizeof(figs[0]), ", %.0f%%",
 			 100.0 * frac);
-		/* Time left: this input's pace so far over what it has left;
-		 * not known before any of it is read. */
-		if (frac > 0) {
-			double left = (now - p->in_start) * (1 - frac) / frac;
+		/* Time left: this input's pace since the meter first heard
+		 * of it over what it has left; unknown before that pace is. */
+		if (at->read == at->size || (gained && paced > 0)) {
+			double left = at->read == at->size ? 0.0
+				      : paced * (double)(at->size - at->read) /
+					(double)gained;
 
 			if (left > 6e6)
 				left = 6e6;     /* 99999:59 at most */
@@ -158,10 +177,13 @@ static void compose(struct gh_progress *p, const struct gpuhist_progress *at,
 				 (int)left % 60);
 		}
 	}
-	if (p->several)
-		snprintf(figs[FIG_TOTAL], sizeof(figs[0]),
-			 "; total %.1f MB, %.2f GB/s",
-			 (double)at->all_counted / 1e6, rate / 1e9);
+	if (p->several) {
+		char run_rate[GH_METER_FIGURE / 2];
+
+		put_rate(run_rate, sizeof(run_rate), "", rate);
+		snprintf(figs[FIG_TOTAL], sizeof(figs[0]), "; total %.1f MB, %s",
+			 (double)at->all_counted / 1e6, run_rate);
+	}
 
 	tail_len = join_figures(tail, figs, kept);
 	if (name_len > GH_METER_NAME_MAX)
@@ -176,6 +198,12 @@ static void compose(struct gh_progress *p, const struct gpuhist_progress *at,
 			kept[fig_drop_order[d]] = false;
 			tail_len = join_figures(tail, figs, kept);
 		}
+		/* Too narrow even for the bytes beside "...", a letter of
+		 * the name: the name alone, never half a figure. */
+		if (sizeof(prefix) - 1 + 4 + tail_len > room) {
+			kept[FIG_BYTES] = false;
+			tail_len = join_figures(tail, figs, kept);
+		}
 		/* Then the name takes what is left, "..." and a letter at least. */
 		fixed = sizeof(prefix) - 1 + tail_len;
 		if (fixed + name_len > room)
@@ -183,7 +211,8 @@ static void compose(struct gh_progress *p, const struct gpuhist_progress *at,
 	}
 	put_name(name, name_len, at->name);
 	snprintf(line, GH_METER_LINE, "%s%s%s", prefix, name, tail);
-	/* Narrower than even the shortest line: cut it. */
+	/* Narrower than "gpuhist: " and four letters of a name: cut the
+	 * line, which holds no figure by now. */
 	if (room && strlen(line) > room)
 		line[room] = '\0';
 }
@@ -219,6 +248,7 @@ void gh_progress_update(void *meter, const struct gpuhist_progress *at)
 	if (at->name != p->in_name) {
 		p->in_name = at->name;
 		p->in_start = now;
+		p->in_read = at->read;
 	}
 	if (now - p->start < p->delay)
 		return;

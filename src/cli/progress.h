@@ -17,8 +17,10 @@ struct gh_progress {
 				 * was opened) */
 	double delay;           /* seconds before the first line */
 	double interval;        /* seconds between lines at least */
-	const char *in_name;    /* the input being read, and since when */
-	double in_start;
+	const char *in_name;    /* the input being read, when the meter */
+	double in_start;        /* first heard of it, and how much of it */
+	uint64_t in_read;       /* had been read then: its pace is measured
+				 * from there, not from before */
 };
 
 void gh_progress_init(struct gh_progress *p, const struct gh_options *opts);
