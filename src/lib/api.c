@@ -189,18 +189,22 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 			int n)
 {
 	bool unsized;
-	uint64_t bytes;
+	uint64_t bytes, disk;
 
 	if (c->run.backend)
 		return GPUHIST_OK;
 	c->message[0] = '\0';
 	if (!valid_inputs(c, inputs, n))
 		return GPUHIST_ERR_ARGUMENT;
-	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized);
+	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized, &disk);
 	c->run.backend = gh_backend_choose(&c->opts, bytes, unsized,
 					   c->message, sizeof(c->message));
 	if (!c->run.backend)
 		return GPUHIST_ERR_BACKEND;
+	/* The first count's inputs tell how long the run has left. */
+	c->run.disk_bytes = unsized ? 0 : disk;
+	c->run.backend->seconds_left = gh_run_seconds_left;
+	c->run.backend->left_ctx = &c->run;
 	c->ready = gh_now();
 	return GPUHIST_OK;
 }

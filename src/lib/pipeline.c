@@ -117,13 +117,34 @@ static const struct gh_joins *joins_of(const struct job *job)
 	return job->joins.seams || job->joins.edges ? &job->joins : NULL;
 }
 
+/* Notes how far job is read (for the meter), and the run's bytes read. */
+static void note_read(struct gh_run *run, struct job *job, uint64_t consumed)
+{
+	uint64_t was = atomic_exchange(&job->consumed, consumed);
+
+	if (consumed > was)
+		atomic_fetch_add(&run->read_done, consumed - was);
+}
+
+double gh_run_seconds_left(void *ctx)
+{
+	struct gh_run *run = ctx;
+	uint64_t read = atomic_load(&run->read_done);
+	double elapsed = gh_now() - run->opened;
+
+	if (!run->disk_bytes || !read || read >= run->disk_bytes ||
+	    elapsed <= 0)
+		return -1.0;
+	return elapsed * (double)(run->disk_bytes - read) / (double)read;
+}
+
 /* Counts `got` more bytes of job, for -v and the meter. */
 static void add_bytes(struct gh_run *run, struct job *job, uint64_t got,
 		      uint64_t consumed)
 {
 	atomic_fetch_add(&run->bytes_done, got);
 	atomic_fetch_add(&job->counted, got);
-	atomic_store(&job->consumed, consumed);
+	note_read(run, job, consumed);
 }
 
 /* Remembers a failure; the first one is printed after the readers end. */
@@ -294,7 +315,7 @@ static void pieces_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 		atomic_fetch_add(&m->added, bytes);
 	}
 	if (consumed)
-		atomic_store(&m->job->consumed, consumed);
+		note_read(m->run, m->job, consumed);
 }
 
 /* Throws away what input *input holds and opens it again for one reader;
@@ -715,18 +736,21 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 }
 
 uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
-			 bool *unsized)
+			 bool *unsized, uint64_t *disk)
 {
 	uint64_t bytes = 0, size;
 
 	*unsized = false;
+	*disk = 0;
 	for (int i = 0; i < n; i++) {
 		if (ranged(&list[i])) {
 			bytes += list[i].length;
+			*disk += list[i].length;
 		} else if (is_stream(&list[i], &size)) {
 			*unsized = true;
 		} else {
 			bytes += size;  /* 0 for what will fail, and cost nothing */
+			*disk += size;
 			if (!raw && size >= GH_SNIFF_BYTES &&
 			    list[i].type == GPUHIST_INPUT_PATH &&
 			    gpuhist_probe(list[i].name, 0, NULL) ==

@@ -16,6 +16,10 @@ struct gh_run {
 	struct gh_backend *backend;
 	double opened;                      /* gh_now() when the counter opened */
 	atomic_uint_least64_t bytes_done;   /* all inputs so far */
+	atomic_uint_least64_t read_done;    /* their bytes read (compressed,
+					     * for compressed files) */
+	uint64_t disk_bytes;                /* all the first count's inputs'
+					     * sizes, if all are sized; else 0 */
 	_Atomic(const struct gh_decoding *) decoding;   /* of the last
 					     * compressed input, if any */
 };
@@ -29,15 +33,20 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		    int n, gpuhist_result_fn fn, void *ctx, char *why,
 		    size_t why_len);
 
+/* The run's seconds left by its inputs' sizes (disk_bytes) and what is
+ * read of them at its pace so far; < 0 when that does not tell.  ctx: the
+ * struct gh_run (the backend's seconds_left). */
+double gh_run_seconds_left(void *ctx);
+
 /* The bytes of the regular files among the inputs (a range's length, a
  * buffer's size; a compressed file of GH_SNIFF_BYTES or more, unless raw,
  * GH_COMPRESSED_RATIO times its size on disk), and in *unsized whether
  * any is of unknown size (standard input, a FIFO, a device): what auto
- * goes by.  (A compressed file is not counted as unsized: where the CPU
+ * goes by; in *disk their sizes as they are.  (A compressed file is not counted as unsized: where the CPU
  * decodes and counts, its counting threads fall behind, yet a GPU started
  * for a file the cores finish in a third of a second only slows them.) */
 uint64_t gh_inputs_bytes(const struct gpuhist_input *list, int n, bool raw,
-			 bool *unsized);
+			 bool *unsized, uint64_t *disk);
 
 /* Regular files this big or more are looked into for a compressed format
  * by gh_inputs_bytes(); smaller ones cannot repay a GPU. */

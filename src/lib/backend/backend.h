@@ -95,6 +95,10 @@ struct gh_backend {
 				    * pipe); 0: all */
 	char detail[512];          /* what runs, for -v */
 	char error[256];           /* why the first failed call failed */
+	/* The run's seconds left, as far as its files' sizes tell (< 0: not
+	 * known); set by the caller after opening, read by auto. */
+	double (*seconds_left)(void *ctx);
+	void *left_ctx;
 };
 
 /* Under auto, regular files of at least this many bytes a counting thread
@@ -109,6 +113,10 @@ struct gh_backend {
  * the GPU once the run has gone on this long: a run over sooner (one
  * 64 MiB .gz: 0.03 s on 16 cores) does not wait for the driver. */
 #define GH_GPU_LATE_START_SECS 0.5
+/* ... and then only while the run has this long left, or more (or no
+ * telling): a GPU up 0.25-0.3 s later must have work left to do, and a
+ * start still under way at the end holds the process in the driver. */
+#define GH_GPU_WORTH_SECS 0.5
 
 /* Reader threads for a regular file: opts->threads, at most
  * GH_READERS_PER_DEVICE for each device named (16 fill one H200), and

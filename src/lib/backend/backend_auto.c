@@ -16,7 +16,8 @@
  *
  * --backend=gpu is this backend with the GPU required: started at once
  * for streams and large files, and for other files once the run has gone
- * on GH_GPU_LATE_START_SECS (or the CPU falls behind), the CPU counting
+ * on GH_GPU_LATE_START_SECS if it has GH_GPU_WORTH_SECS left by its files'
+ * sizes and what is read of them (or the CPU falls behind), the CPU counting
  * while it starts (a compressed input's decoders then never wait for the
  * driver).  A run over sooner never starts it: a process cannot end while
  * one of its threads is inside the driver, so a start under way at the
@@ -61,7 +62,7 @@ struct auto_backend {
 	_Atomic int starter_running;   /* started and not yet joined */
 	_Atomic int start_ended;       /* the starter has nothing left to do */
 	double opened, asked, gpu_ready;   /* gh_now() at each */
-	double start_at;               /* gh_now() to start it at; 0: never */
+	_Atomic double start_at;       /* gh_now() to start it at; 0: never */
 	char why[256];                 /* why the GPU did not start */
 	pthread_mutex_t lock;          /* guards the rest */
 	double window_start, window_waited;    /* readers blocked, by second */
@@ -111,6 +112,19 @@ static void ask_for_gpu(struct auto_backend *ab)
 	(void)err;
 	start_gpu(ab);          /* says at once that there is no CUDA here */
 #endif
+}
+
+/* Past its late start: starts the GPU if the run has enough left (or no
+ * telling), else looks again in 50 ms. */
+static void start_late(struct auto_backend *ab, double now)
+{
+	double left = ab->base.seconds_left
+		      ? ab->base.seconds_left(ab->base.left_ctx) : -1.0;
+
+	if (left < 0 || left >= GH_GPU_WORTH_SECS)
+		ask_for_gpu(ab);
+	else
+		ab->start_at = now + 0.05;
 }
 
 /* Notes that a reader waited `secs` for a CPU chunk; asks for the GPU
@@ -198,7 +212,7 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 	now = gh_now();
 	note_wait(ab, now, now - t0);
 	if (ab->start_at > 0 && now >= ab->start_at)
-		ask_for_gpu(ab);
+		start_late(ab, now);
 	return c;
 }
 
