@@ -3,7 +3,7 @@
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
-plan 18
+plan 19
 
 gendata 4 300000 >"$TMP/text"
 gzip -c "$TMP/text" >"$TMP/text.gz"
@@ -75,3 +75,13 @@ if command -v bzip2 >/dev/null; then
 else
 	skip "the first line shows no time left yet" "no bzip2"
 fi
+# -v says how each compressed input was decoded, naming it; a plain one
+# gets no such line.
+cp "$TMP/text.gz" "$TMP/again.gz"
+run_gh -v -b "$TMP/text.gz" "$TMP/text" "$TMP/again.gz"
+is "-v: one decoding line for each compressed input, named" \
+	"$(printf '%s\n' "$err" | grep 'decoded with' | sed 's|^gpuhist: .*/||')" \
+	"text.gz: gzip decoded with $(printf '%s\n' "$err" |
+		sed -n 's|^gpuhist: .*/text\.gz: gzip decoded with ||p')
+again.gz: gzip decoded with $(printf '%s\n' "$err" |
+		sed -n 's|^gpuhist: .*/text\.gz: gzip decoded with ||p')"

@@ -11,7 +11,7 @@ need_cmd python3
 [ -r "${UCD_DIR:-/usr/share/unicode}/CaseFolding.txt" ] ||
 	skip_all "no ${UCD_DIR:-/usr/share/unicode} (Debian's unicode-data)"
 
-plan 37
+plan 39
 
 cd "$TMP" || exit 1
 for shape in mixed cjk invalid random; do
@@ -210,6 +210,8 @@ same_file "--merge -m: the total of two results, exactly" merged direct
 run_gh -m --merge bytes.json
 is "--merge -m of a result made without -m: exit 1" "$rc" 1
 like "... saying what is missing" "$err" 'bytes.json: .*no "chars"'
+like "... and that it was written without -m (issue 26, item 8)" "$err" \
+	'no "chars" \(--merge -m takes results of -m -f json; this one was written without -m\)$'
 sed 's/"U+0041": \([0-9]*\)/"U+0041": 1\1/' a.json >bad.json
 run_gh -m --merge bad.json
 like "--merge -m: chars that do not match the histogram are refused" \
@@ -234,3 +236,14 @@ like "--merge -m: counted must be the characters in chars" "$err" \
 run_gh -m -b mixed
 is "-m -b: a usage error" "$rc" 2
 like "... naming both" "$err" "options -m and -b select different views"
+
+# Ill-formed UTF-8: each bad byte is a bin of its own, which glibc's wc -m
+# does not count: the man page's rule, total = wc -m + the bad bytes.
+printf 'a\303b\377\342\202z\n' >ill
+if [ "$(printf '\303\251' | LC_ALL=C.UTF-8 wc -m 2>/dev/null | tr -d ' ')" = 1 ]; then
+	is "ill-formed bytes: -m counts wc -m's characters and each bad byte" \
+		"$("$GPUHIST" -m -f tsv ill | awk -F '\t' 'NR > 1 { s += $3 } END { print s }')" \
+		"$(( $(LC_ALL=C.UTF-8 wc -m <ill | tr -d ' ') + 4 ))"
+else
+	skip "ill-formed bytes against wc -m" "no C.UTF-8 locale for wc"
+fi

@@ -761,8 +761,11 @@ static int read_entry(struct reader *r, int depth, struct entry *e)
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)
 		if (missing & entry_keys[i].bit)
-			return refuse(r, "%s: no \"%s\"", e->where,
-				      entry_keys[i].name);
+			return refuse(r, "%s: no \"%s\"%s", e->where,
+				      entry_keys[i].name,
+				      entry_keys[i].bit == KEY_CHARS
+				      ? " (--merge -m takes results of -m -f json; this one was written without -m)"
+				      : "");
 	if (e->n_hist != 256)
 		return refuse(r, "%s: histogram holds fewer than 256 values",
 			      e->where);

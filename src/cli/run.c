@@ -186,10 +186,8 @@ int gh_run_close(struct gh_run *run, const char *who, bool wait)
 		/* The start-up is the backend's as a whole, so it goes with
 		 * the figures, not after a detail that may end in "no GPU was
 		 * started". */
+		/* How each compressed input was decoded came with it. */
 		gh_msg("%s%s", who, s.backend);
-		if (s.format)
-			gh_msg("%s%s decoded with %s", who, s.format,
-			       s.decoder);
 		gh_msg("%s%llu bytes in %.3f s, %.2f GB/s; backend start-up %.3f s; after start-up %.3f s, %.2f GB/s",
 		       who, (unsigned long long)s.bytes, s.seconds,
 		       s.seconds > 0 ? (double)s.bytes / s.seconds / 1e9 : 0.0,

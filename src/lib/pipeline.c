@@ -74,6 +74,7 @@ struct job {
 	struct gh_joins joins;              /* joins its chunks' edges, then */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
+	bool said_decoding;                 /* -v: how it was decoded is said */
 };
 
 /* All inputs of the run: shared by the workers and the reporter. */
@@ -374,6 +375,7 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 			gh_note(&job->notes, "%s: %s decoded by %d thread%s: %s",
 				job->name, serial->format, threads,
 				threads > 1 ? "s" : "", pj.summary);
+		job->said_decoding = true;
 		return 0;
 	case GH_PIECES_FAILED:
 		gh_note(&job->notes, "%s: %s", job->name, pj.why);
@@ -465,6 +467,7 @@ static int count_one(struct inputs *in, struct job *job)
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
 	job->part = (struct gh_stream_part){ 0, 0 };
 	job->stream = (struct gpuhist_stream){ 0, 0, 0 };
+	job->said_decoding = false;
 	job->joins = (struct gh_joins){ NULL, NULL };
 	if ((run->opts->chars &&
 	     !(job->joins.seams = gh_seams_new(&job->chars))) ||
@@ -495,6 +498,13 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 	if (ret == -1 && job->joins.seams && !*job->messages)
 		gh_note(&job->notes, "%s: out of memory", job->name);
+	/* -v: how each compressed input was decoded, named (the parallel
+	 * decoders said so with their figures). */
+	if (!ret && run->opts->verbose && gh_source_decoding(src) &&
+	    !job->said_decoding)
+		gh_note(&job->notes, "%s: %s decoded with %s", job->name,
+			gh_source_decoding(src)->format,
+			gh_source_decoding(src)->decoder);
 	/* Always collect, so a failed input's counts never reach the next. */
 	if (input >= 0 && b->ops->finish(b, input, job->totals, &job->chars,
 					 &job->part) && !ret) {
