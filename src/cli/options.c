@@ -76,7 +76,7 @@ void gh_options_help(void)
 "                         csv: ent -t's fields instead of the bins)\n"
 "\n"
 "Input and output:\n"
-"  -f, --format=FMT       table (default), tsv, csv or json\n"
+"  -f, --format=FMT       table (default), tsv, csv, json or ndjson\n"
 "      --raw              count compressed input as it is, without decoding\n"
 "      --merge            FILEs are -f json results to add up\n"
 "      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
@@ -285,13 +285,16 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				opts->format = GH_FMT_TSV;
 			else if (!strcmp(optarg, "csv"))
 				opts->format = GH_FMT_CSV;
-			else if (!strcmp(optarg, "json"))
+			else if (!strcmp(optarg, "json") ||
+				 !strcmp(optarg, "ndjson"))
 				opts->format = GH_FMT_JSON;
 			else {
-				say("invalid format '%s' for -f (expected table, tsv, csv or json)",
+				say("invalid format '%s' for -f (expected table, tsv, csv, json or ndjson)",
 				       optarg);
 				return usage_error();
 			}
+			/* ndjson: json's entries, each on a line of its own. */
+			opts->ndjson = !strcmp(optarg, "ndjson");
 			break;
 		case OPT_RAW:
 			lib->raw = true;

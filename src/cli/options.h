@@ -29,6 +29,7 @@ struct gh_options {
 				     * categories; with -i: case-folded) */
 	bool stats;                 /* -s: ent's figures besides the view */
 	enum gh_format format;
+	bool ndjson;                /* -f ndjson: json's entries, a line each */
 	bool merge;                 /* operands are -f json results */
 	int verbose;
 	enum gh_progress_mode progress;

@@ -1,4 +1,4 @@
-/* report.c - printing results: table, tsv, csv or json, one block an input
+/* report.c - printing results: table, tsv, csv, json or ndjson, one block an input
  *
  * Machine formats name bins by their view names (byte bins by decimal
  * value) and always carry exact integers; json adds the 256-value
@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "charview.h"
@@ -242,6 +243,58 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;
+	rep->ndjson = opts->ndjson;
+}
+
+/* ndjson: an entry is written to memory, then as one line (json's
+ * entries break lines only between tokens, never inside a string).
+ * Without memory for it, it is written as it is. */
+static void line_begin(struct gh_report *rep)
+{
+	FILE *m;
+
+	if (!rep->ndjson)
+		return;
+	rep->line = NULL;
+	m = open_memstream(&rep->line, &rep->line_len);
+	if (!m)
+		return;
+	rep->line_out = rep->out;
+	rep->out = m;
+}
+
+/* Writes the entry as a line, `first` (if any) put after its '{'. */
+static void line_end(struct gh_report *rep, const char *first)
+{
+	if (!rep->ndjson)
+		return;
+	if (rep->line_out) {
+		fclose(rep->out);
+		rep->out = rep->line_out;
+		rep->line_out = NULL;
+		for (size_t i = 0; rep->line && i < rep->line_len; i++) {
+			if (rep->line[i] == '\n') {     /* and its indent */
+				while (i + 1 < rep->line_len &&
+				       rep->line[i + 1] == ' ')
+					i++;
+				fputc(' ', rep->out);
+				continue;
+			}
+			fputc(rep->line[i], rep->out);
+			if (!i && first)
+				fputs(first, rep->out);
+		}
+		free(rep->line);
+		rep->line = NULL;
+	}
+	fputc('\n', rep->out);
+}
+
+/* json: the separator before an entry of "inputs" (none in ndjson). */
+static void entry_sep(struct gh_report *rep)
+{
+	if (!rep->ndjson)
+		fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
 }
 
 /* The head of the output, with the first input reported (or at the end):
@@ -268,7 +321,8 @@ static void head(struct gh_report *rep)
 			fputs("input,bin,count\n", out);
 		break;
 	case GH_FMT_JSON:
-		fputs("{\"inputs\": [", out);
+		if (!rep->ndjson)
+			fputs("{\"inputs\": [", out);
 		break;
 	case GH_FMT_TABLE:
 		break;
@@ -301,10 +355,16 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return 0;
 	if (rep->chars) {
+		if (rep->format == GH_FMT_JSON) {
+			entry_sep(rep);
+			line_begin(rep);
+		}
+		int failed = gh_report_chars(rep, name, stream, totals, chars,
+					     rep->several);
+
 		if (rep->format == GH_FMT_JSON)
-			fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
-		if (gh_report_chars(rep, name, stream, totals, chars,
-				    rep->several)) {
+			line_end(rep, NULL);
+		if (failed) {
 			gh_msg("out of memory for the rows of %s", name);
 			return -1;
 		}
@@ -323,8 +383,10 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		print_rows(rep, name, totals, stream);
 		break;
 	case GH_FMT_JSON:
-		fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
+		entry_sep(rep);
+		line_begin(rep);
 		print_json_entry(rep, name, totals, stream);
+		line_end(rep, NULL);
 		break;
 	}
 	rep->n_printed++;
@@ -367,12 +429,14 @@ void gh_report_failed(struct gh_report *rep, const char *name,
 	if (rep->format != GH_FMT_JSON)
 		return;
 	failure_reason(name, lines, reason, sizeof(reason));
-	fputs(rep->n_printed ? ",\n  " : "\n  ", rep->out);
+	entry_sep(rep);
 	fputs("{\"name\": ", rep->out);
 	gh_put_json_string(rep->out, name);
 	fputs(", \"error\": ", rep->out);
 	gh_put_json_string(rep->out, reason);
 	fputs("}", rep->out);
+	if (rep->ndjson)
+		fputc('\n', rep->out);
 	rep->n_printed++;
 	fflush(rep->out);
 }
@@ -384,9 +448,18 @@ void gh_report_run_failed(struct gh_report *rep, const char *why)
 			 why && *why ? why : "failed");
 }
 
-/* Ends json's document: the run's error, if any, then the brace. */
+/* Ends json's document: the run's error, if any, then the brace; in
+ * ndjson, the error is a line of its own. */
 static void json_close(struct gh_report *rep)
 {
+	if (rep->ndjson) {
+		if (rep->run_error[0]) {
+			fputs("{\"error\": ", rep->out);
+			gh_put_json_string(rep->out, rep->run_error);
+			fputs("}\n", rep->out);
+		}
+		return;
+	}
 	if (rep->run_error[0]) {
 		fputs(",\n \"error\": ", rep->out);
 		gh_put_json_string(rep->out, rep->run_error);
@@ -404,11 +477,19 @@ void gh_report_end(struct gh_report *rep)
 
 	head(rep);
 	if (rep->chars) {
-		if (rep->format == GH_FMT_JSON)
+		int failed = 0;
+
+		if (rep->format == GH_FMT_JSON && !rep->ndjson)
 			fputs("],\n \"total\": ", rep->out);
-		if ((total || rep->format == GH_FMT_JSON) &&
-		    gh_report_chars(rep, "total", stream, rep->total,
-				    &rep->total_chars, 1))
+		if (rep->format == GH_FMT_JSON)
+			line_begin(rep);
+		if (total || rep->format == GH_FMT_JSON)
+			failed = gh_report_chars(rep, "total", stream,
+						 rep->total, &rep->total_chars,
+						 1);
+		if (rep->format == GH_FMT_JSON)
+			line_end(rep, "\"total\": true, ");
+		if (failed)
 			gh_msg("out of memory for the rows of the total");
 		if (rep->format == GH_FMT_JSON)
 			json_close(rep);
@@ -426,8 +507,11 @@ void gh_report_end(struct gh_report *rep)
 			print_rows(rep, "total", rep->total, stream);
 		break;
 	case GH_FMT_JSON:
-		fputs("],\n \"total\": ", rep->out);
+		if (!rep->ndjson)
+			fputs("],\n \"total\": ", rep->out);
+		line_begin(rep);
 		print_json_entry(rep, "total", rep->total, stream);
+		line_end(rep, "\"total\": true, ");
 		json_close(rep);
 		break;
 	}

@@ -30,6 +30,11 @@ struct gh_report {
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */
+	bool ndjson;                /* json's entries, a line each */
+	FILE *line_out;             /* ndjson: the real output while an entry
+				     * is written to line (a memory stream) */
+	char *line;
+	size_t line_len;
 };
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
