@@ -9,7 +9,7 @@
  *	uint64_t totals[256];
  *	char why[256];
  *
- *	gpuhist_options_init(&opts);
+ *	gpuhist_options_init(&opts);        (a macro: it passes sizeof(opts))
  *	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK)
  *		... why says why ...
  *	if (gpuhist_count_file(c, "access.log.gz", totals) != GPUHIST_OK)
@@ -41,11 +41,11 @@ extern "C" {
 #endif
 
 #define GPUHIST_VERSION_MAJOR 0
-#define GPUHIST_VERSION_MINOR 1
+#define GPUHIST_VERSION_MINOR 2
 #define GPUHIST_VERSION_PATCH 0
-#define GPUHIST_VERSION_STRING "0.1.0"
+#define GPUHIST_VERSION_STRING "0.2.0"
 
-/* The version of the library linked in, "0.1.0": it may be newer than the
+/* The version of the library linked in, "0.2.0": it may be newer than the
  * header a program was built with. */
 const char *gpuhist_version(void);
 
@@ -86,7 +86,15 @@ struct gpuhist_progress {
 	int ended;              /* the input is counted to its end */
 };
 
+/*
+ * The structures a program fills in (options, inputs) can grow without a
+ * new soname: each begins with struct_size, the size of the structure as
+ * the program was built, so that the library reads no field the program
+ * does not have, and refuses (GPUHIST_ERR_ARGUMENT) a field it does not
+ * know that is set.  New fields are added at the end, never moved.
+ */
 struct gpuhist_options {
+	size_t struct_size;     /* set by gpuhist_options_init() */
 	enum gpuhist_backend backend;       /* default: AUTO */
 	int devices[GPUHIST_DEVICES_MAX];   /* CUDA device numbers to use */
 	int n_devices;                      /* 0: none named (device 0) */
@@ -108,8 +116,8 @@ struct gpuhist_options {
 	void *progress_ctx;
 	int stats;              /* also sum what ent's Monte Carlo pi and
 				 * serial correlation need (struct
-				 * gpuhist_stream; last, for the layout
-				 * programs built before it know) */
+				 * gpuhist_stream) */
+	/* Fields added after 0.2 go here, last. */
 };
 
 /*
@@ -164,8 +172,12 @@ struct gpuhist_stream {
 	uint64_t hits;
 };
 
-/* Fills opts with the defaults: auto backend, all cores. */
-void gpuhist_options_init(struct gpuhist_options *opts);
+/* Fills opts with the defaults (auto backend, all cores) and its
+ * struct_size with the size of the program's struct gpuhist_options. */
+#define gpuhist_options_init(opts) \
+	gpuhist_options_init_size((opts), sizeof(*(opts)))
+void gpuhist_options_init_size(struct gpuhist_options *opts,
+			       size_t struct_size);
 
 typedef struct gpuhist_counter gpuhist_counter;
 
@@ -195,8 +207,12 @@ enum gpuhist_input_type {
 	GPUHIST_INPUT_MEMORY,   /* size bytes at data */
 };
 
-/* One thing to count.  name is also what messages call it. */
+/* One thing to count.  name is also what messages call it.  struct_size
+ * is 0 (0.2's fields only: what a designated initializer leaves) or
+ * sizeof(struct gpuhist_input), the same in every input of an array: the
+ * library steps through the array by it. */
 struct gpuhist_input {
+	size_t struct_size;
 	enum gpuhist_input_type type;
 	const char *name;
 	int fd;
@@ -205,6 +221,7 @@ struct gpuhist_input {
 	/* PATH only, when length > 0: bytes [offset, offset + length) of a
 	 * plain regular file, as one of several processes sharing it. */
 	uint64_t offset, length;
+	/* Fields added after 0.2 go here, last. */
 };
 
 /* What became of one input. */

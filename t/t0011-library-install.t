@@ -48,8 +48,8 @@ if [ -f "$libdir/libgpuhist.so" ]; then
 		"$TMP/got" "$TMP/want"
 	nm -D --defined-only "$libdir/libgpuhist.so" |
 		awk '$2 == "T" { print $3 }' >"$TMP/symbols"
-	is "libgpuhist.so exports gpuhist_* alone, as GPUHIST_0.1" \
-		"$(grep -vc '^gpuhist_[a-z0-9_]*@@GPUHIST_0\.1$' "$TMP/symbols"):$(grep -c . "$TMP/symbols")" \
+	is "libgpuhist.so exports gpuhist_* alone, as GPUHIST_0.2" \
+		"$(grep -vc '^gpuhist_[a-z0-9_]*@@GPUHIST_0\.2$' "$TMP/symbols"):$(grep -c . "$TMP/symbols")" \
 		"0:$(grep -v typedef "$T_SRCDIR/../src/gpuhist.h" | grep -c '^[a-z].*gpuhist_[a-z0-9_]*(')"
 else
 	skip "the shared build" "built with --disable-shared"

@@ -13,6 +13,7 @@
 #endif
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,10 +54,39 @@ const char *gpuhist_strerror(int status)
 	return "unknown status";
 }
 
-void gpuhist_options_init(struct gpuhist_options *opts)
+/* The structures' sizes in 0.2, the first with struct_size: no program
+ * has smaller ones.  A later version that adds fields keeps these. */
+#define OPTIONS_SIZE_0_2 sizeof(struct gpuhist_options)
+#define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
+/* Where the fields this library knows end: a newer program's next field
+ * may sit in what is trailing padding here. */
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, stats) + sizeof(int))
+#define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
+
+void gpuhist_options_init_size(struct gpuhist_options *opts,
+			       size_t struct_size)
 {
-	memset(opts, 0, sizeof(*opts));
+	if (!opts)
+		return;
+	if (struct_size < OPTIONS_SIZE_0_2) {
+		/* Not a struct of this library's: gpuhist_open() refuses it. */
+		if (struct_size >= sizeof(opts->struct_size))
+			opts->struct_size = struct_size;
+		return;
+	}
+	memset(opts, 0, struct_size);
+	opts->struct_size = struct_size;
 	opts->backend = GPUHIST_BACKEND_AUTO;
+}
+
+/* Whether the bytes [from, to) of p are all zero: fields of a newer
+ * program's structure that it left unset. */
+static bool zero_beyond(const void *p, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (((const unsigned char *)p)[i])
+			return false;
+	return true;
 }
 
 /* The cores this process may run on (its affinity, as nproc counts them:
@@ -113,6 +143,20 @@ int gpuhist_open(gpuhist_counter **counter,
 			snprintf(why, why_len, "no options given");
 		return GPUHIST_ERR_ARGUMENT;
 	}
+	if (opts->struct_size < OPTIONS_SIZE_0_2) {
+		if (why)
+			snprintf(why, why_len,
+				 "options not set up by gpuhist_options_init() (struct_size %zu)",
+				 opts->struct_size);
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	if (!zero_beyond(opts, OPTIONS_KNOWN, opts->struct_size)) {
+		if (why)
+			snprintf(why, why_len,
+				 "options this libgpuhist (%s) does not know are set: the program was built for a newer one",
+				 PACKAGE_VERSION);
+		return GPUHIST_ERR_ARGUMENT;
+	}
 	bad = invalid(opts);
 	if (bad) {
 		if (why)
@@ -125,7 +169,9 @@ int gpuhist_open(gpuhist_counter **counter,
 			snprintf(why, why_len, "out of memory");
 		return GPUHIST_ERR_NOMEM;
 	}
-	c->opts = *opts;
+	/* The fields this library knows; a newer program's rest is zero. */
+	memcpy(&c->opts, opts, OPTIONS_KNOWN);
+	c->opts.struct_size = sizeof(c->opts);
 	if (!c->opts.threads)
 		c->opts.threads = online_cores();
 	c->run.opts = &c->opts;
@@ -149,6 +195,60 @@ int gpuhist_free(gpuhist_counter *c)
 	if (!left_running)
 		free(c);
 	return left_running;
+}
+
+/*
+ * The program's inputs as this library's structures: its own array where
+ * its struct_size is 0 or this library's, else (a program built for a
+ * newer libgpuhist) a copy in *copy, which the caller frees; NULL, with
+ * the reason in c->message, where they cannot be read.
+ */
+static const struct gpuhist_input *as_inputs(struct gpuhist_counter *c,
+					     const struct gpuhist_input *inputs,
+					     int n, struct gpuhist_input **copy)
+{
+	const unsigned char *at = (const unsigned char *)inputs;
+	size_t first, size, each;
+
+	*copy = NULL;
+	if (n <= 0 || !inputs)
+		return inputs;
+	first = inputs[0].struct_size;
+	size = first ? first : INPUT_SIZE_0_2;
+	if (size < INPUT_SIZE_0_2) {
+		snprintf(c->message, sizeof(c->message),
+			 "input 0: struct_size %zu is neither 0 nor sizeof(struct gpuhist_input)",
+			 first);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		memcpy(&each, at + (size_t)i * size, sizeof(each));
+		if (each != first) {
+			snprintf(c->message, sizeof(c->message),
+				 "input %d: struct_size %zu where input 0 has %zu",
+				 i, each, first);
+			return NULL;
+		}
+		if (!zero_beyond(at + (size_t)i * size, INPUT_KNOWN, size)) {
+			snprintf(c->message, sizeof(c->message),
+				 "input %d: fields this libgpuhist (%s) does not know are set: the program was built for a newer one",
+				 i, PACKAGE_VERSION);
+			return NULL;
+		}
+	}
+	if (size == sizeof(*inputs))
+		return inputs;
+	*copy = malloc((size_t)n * sizeof(**copy));
+	if (!*copy) {
+		snprintf(c->message, sizeof(c->message), "out of memory");
+		return NULL;
+	}
+	memset(*copy, 0, (size_t)n * sizeof(**copy));
+	for (int i = 0; i < n; i++) {
+		memcpy(&(*copy)[i], at + (size_t)i * size, INPUT_KNOWN);
+		(*copy)[i].struct_size = sizeof(**copy);
+	}
+	return *copy;
 }
 
 /* Whether inputs[0..n) can be counted; else the reason in c->message. */
@@ -209,8 +309,8 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	return GPUHIST_OK;
 }
 
-int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
-		  int n)
+static int start_inputs(gpuhist_counter *c,
+			const struct gpuhist_input *inputs, int n)
 {
 	struct gh_backend *b;
 	const char *why;
@@ -238,8 +338,9 @@ void gpuhist_wait(gpuhist_counter *c)
 		b->ops->settle(b, true);
 }
 
-int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
-		  int n, gpuhist_result_fn fn, void *ctx)
+static int count_inputs(gpuhist_counter *c,
+			const struct gpuhist_input *inputs, int n,
+			gpuhist_result_fn fn, void *ctx)
 {
 	int status, failed;
 
@@ -264,6 +365,42 @@ int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	if (failed < 0)
 		return GPUHIST_ERR_NOMEM;
 	return failed ? GPUHIST_ERR_INPUT : GPUHIST_OK;
+}
+
+int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		  int n)
+{
+	struct gpuhist_input *copy;
+	const struct gpuhist_input *list;
+	int status;
+
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
+	c->message[0] = '\0';
+	list = as_inputs(c, inputs, n, &copy);
+	if (n > 0 && inputs && !list)
+		return GPUHIST_ERR_ARGUMENT;
+	status = start_inputs(c, list, n);
+	free(copy);
+	return status;
+}
+
+int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		  int n, gpuhist_result_fn fn, void *ctx)
+{
+	struct gpuhist_input *copy;
+	const struct gpuhist_input *list;
+	int status;
+
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
+	c->message[0] = '\0';
+	list = as_inputs(c, inputs, n, &copy);
+	if (n > 0 && inputs && !list)
+		return GPUHIST_ERR_ARGUMENT;
+	status = count_inputs(c, list, n, fn, ctx);
+	free(copy);
+	return status;
 }
 
 /* What one input's count leaves for gpuhist_count_file() and the like. */
