@@ -62,8 +62,9 @@ done
 if [ -n "$found" ]; then
 	diag "ulimit -v $found: the counting threads could not start"
 	"$GPUHIST" --merge thr.json >/dev/null 2>err
+	rc=$?
 	is "no thread to count with: the json's error, which --merge refuses" \
-		"$(top_error thr.json):$?:$(cat err)" \
+		"$(top_error thr.json):$rc:$(cat err)" \
 		"cannot start a thread: Resource temporarily unavailable:1:gpuhist: thr.json: the run that wrote it failed: cannot start a thread: Resource temporarily unavailable"
 else
 	skip "no thread to count with: the json's error" \
