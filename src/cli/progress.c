@@ -159,7 +159,9 @@ static void compose(struct gh_progress *p, const struct gpuhist_progress *at,
 	if (at->size && at->read <= at->size) {
 		double frac = (double)at->read / (double)at->size;
 		double paced = now - p->in_start;
-		uint64_t gained = at->read - p->in_read;
+		/* (A decoder that starts an input again reads it anew.) */
+		uint64_t gained = at->read > p->in_read
+				  ? at->read - p->in_read : 0;
 
 		snprintf(figs[FIG_PERCENT], sizeof(figs[0]), ", %.0f%%",
 			 100.0 * frac);
