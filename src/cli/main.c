@@ -107,12 +107,16 @@ int main(int argc, char **argv)
 		if (opts.files0_from) {
 			if (!quiet)
 				gh_msg("--files0-from is not supported under mpirun; give the names as operands");
+			else
+				gh_mpi_refused();
 			return 2;
 		}
 		if (opts.chars) {
 			/* The ranks reduce 256 byte totals, not code points. */
 			if (!quiet)
 				gh_msg("-m is not supported under mpirun; count with -f json on each host and add the results up with --merge -m");
+			else
+				gh_mpi_refused();
 			return 2;
 		}
 		if (opts.stats) {
@@ -120,6 +124,8 @@ int main(int argc, char **argv)
 			 * one stream, which the ranks split. */
 			if (!quiet)
 				gh_msg("--stats is not supported under mpirun; count with -f json --stats on each host and add the results up with --merge --stats");
+			else
+				gh_mpi_refused();
 			return 2;
 		}
 		return gh_mpi_main(&opts);
