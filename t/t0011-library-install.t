@@ -10,7 +10,7 @@ need_cmd nm
 [ -n "${ABS_BUILDDIR:-}" ] || skip_all "run by make check (ABS_BUILDDIR)"
 CC=${CC:-cc}
 
-plan 6
+plan 8
 
 dest=$TMP/dest
 if ${MAKE:-make} -C "$ABS_BUILDDIR" install DESTDIR="$dest" \
@@ -69,3 +69,20 @@ else
 	ok 1 "linked statically (pkg-config --static), it counts the same"
 	sed 's/^/# /' "$TMP/cc.err" | head -10
 fi
+
+# man gpuhist_open and the like: every function the header declares is
+# in man 3's NAME and has an installed page that shows gpuhist(3).
+man3=$(find "$dest" -name gpuhist.3 | head -1)
+missing=
+for f in $(grep -o 'gpuhist_[a-z_0-9]*(' "$T_SRCDIR/../src/gpuhist.h" |
+	   tr -d '(' | sort -u); do
+	sed -n '/^\.SH NAME/,/^\.SH/p' "$T_SRCDIR/../man/gpuhist.3" |
+		grep -q "\\<$f\\>" || missing="$missing $f(NAME)"
+	[ "$(cat "${man3%/*}/$f.3" 2>/dev/null)" = ".so man3/gpuhist.3" ] ||
+		missing="$missing $f(page)"
+done
+is "every function of gpuhist.h is named in man 3 and has a page of its own" \
+	"$missing" ""
+is "gpuhist.pc gives the project's URL" \
+	"$(sed -n 's/^URL: //p' "$pc")" \
+	"https://github.com/gpuhist/gpuhist"
