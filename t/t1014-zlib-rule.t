@@ -11,37 +11,23 @@ need_cmd python3
 plan 4
 
 cd "$TMP" || exit 1
-python3 - <<'PY' || exit 1
-import struct, zlib
-
-class Bits:
-    def __init__(self):
-        self.bits = []
-    def put(self, v, n):            # a field, least significant bit first
-        self.bits += [(v >> i) & 1 for i in range(n)]
-    def code(self, c, n):           # a Huffman code, most significant first
-        self.bits += [(c >> i) & 1 for i in range(n - 1, -1, -1)]
-    def data(self):
-        b = self.bits + [0] * (-len(self.bits) % 8)
-        return bytes(sum(b[i + j] << j for j in range(8))
-                     for i in range(0, len(b), 8))
-
-def member(deflate, out):
-    return (b"\x1f\x8b\x08\x00\0\0\0\0\0\x03" + deflate +
-            struct.pack("<II", zlib.crc32(out), len(out)))
+python3 - "$T_SRCDIR" <<'PY' || exit 1
+import sys
+sys.path.insert(0, sys.argv[1])
+from mkdeflate import Bits, PRECODE_ORDER, member
 
 # A last fixed block: length 3 at distance 1 first, then the end of block.
 w = Bits(); w.put(1, 1); w.put(1, 2)
 w.code(0b0000001, 7); w.code(0, 5); w.code(0, 7)
-open("far.gz", "wb").write(member(w.data(), b"\0\0\0"))
+open("far.gz", "wb").write(member(w.bytes(), b"\0\0\0"))
 # A last dynamic block whose code-length code gives 16 (repeat) 1 bit and
 # 0 and 8 two bits each, and whose first code length is a repeat.
 w = Bits(); w.put(1, 1); w.put(2, 2); w.put(0, 5); w.put(0, 5); w.put(15, 4)
 lengths = {16: 1, 0: 2, 8: 2}
-for s in [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]:
+for s in PRECODE_ORDER:
     w.put(lengths.get(s, 0), 3)
 w.code(0, 1); w.put(3, 2); w.put(0, 64)
-open("repeat.gz", "wb").write(member(w.data(), b""))
+open("repeat.gz", "wb").write(member(w.bytes(), b""))
 PY
 
 for f in far.gz repeat.gz; do

@@ -367,20 +367,29 @@ static int count_inputs(gpuhist_counter *c,
 	return failed ? GPUHIST_ERR_INPUT : GPUHIST_OK;
 }
 
+/* The public entry points' common start: the counter's message cleared
+ * and the program's inputs as this library's (as_inputs()); a status. */
+static int take_inputs(gpuhist_counter *c, const struct gpuhist_input *inputs,
+		       int n, const struct gpuhist_input **list,
+		       struct gpuhist_input **copy)
+{
+	*copy = NULL;
+	if (!c)
+		return GPUHIST_ERR_ARGUMENT;
+	c->message[0] = '\0';
+	*list = as_inputs(c, inputs, n, copy);
+	return n > 0 && inputs && !*list ? GPUHIST_ERR_ARGUMENT : GPUHIST_OK;
+}
+
 int gpuhist_start(gpuhist_counter *c, const struct gpuhist_input *inputs,
 		  int n)
 {
 	struct gpuhist_input *copy;
 	const struct gpuhist_input *list;
-	int status;
+	int status = take_inputs(c, inputs, n, &list, &copy);
 
-	if (!c)
-		return GPUHIST_ERR_ARGUMENT;
-	c->message[0] = '\0';
-	list = as_inputs(c, inputs, n, &copy);
-	if (n > 0 && inputs && !list)
-		return GPUHIST_ERR_ARGUMENT;
-	status = start_inputs(c, list, n);
+	if (!status)
+		status = start_inputs(c, list, n);
 	free(copy);
 	return status;
 }
@@ -390,15 +399,10 @@ int gpuhist_count(gpuhist_counter *c, const struct gpuhist_input *inputs,
 {
 	struct gpuhist_input *copy;
 	const struct gpuhist_input *list;
-	int status;
+	int status = take_inputs(c, inputs, n, &list, &copy);
 
-	if (!c)
-		return GPUHIST_ERR_ARGUMENT;
-	c->message[0] = '\0';
-	list = as_inputs(c, inputs, n, &copy);
-	if (n > 0 && inputs && !list)
-		return GPUHIST_ERR_ARGUMENT;
-	status = count_inputs(c, list, n, fn, ctx);
+	if (!status)
+		status = count_inputs(c, list, n, fn, ctx);
 	free(copy);
 	return status;
 }
