@@ -2,10 +2,11 @@
  *
  * Concatenated streams and the stream padding between them are decoded as
  * xz -dc decodes them (LZMA_CONCATENATED); anything else after the last
- * stream is refused, as xz refuses it.  With several threads, liblzma's
- * threaded decoder decodes the blocks of a file that xz -T0 wrote (several
- * blocks with their sizes in the headers) at once; it decodes anything
- * else in one thread.  Its memory for threads is bounded by
+ * stream is refused, as xz refuses it.  A regular file of several blocks
+ * (xz -T0) is decoded a block a thread by xz_parallel.c; what is left to
+ * this file with several threads (a pipe, say) goes to liblzma's threaded
+ * decoder, which decodes at once the blocks whose sizes their headers
+ * give, and anything else in one thread.  Its memory for threads is bounded by
  * GH_XZ_THREADS_MEMORY, past which it decodes in one thread rather than
  * allocate more.  A check this liblzma cannot verify (xz's own test file
  * unsupported-check.xz) is decoded with a warning, as xz -dc decodes it.
@@ -19,9 +20,7 @@
 
 #include "decoder.h"
 #include "packed_in.h"
-
-/* What the threaded decoder may hold for its threads' blocks. */
-#define GH_XZ_THREADS_MEMORY ((uint64_t)1 << 30)
+#include "xz_parallel.h"
 
 struct unxz {
 	struct gh_packed_in in;
@@ -156,10 +155,19 @@ static const struct gh_decoding *xz_decoding(const void *d)
 	return ((const struct unxz *)d)->decoding;
 }
 
+/* Blocks in parallel wherever there are threads for them. */
+static int xz_pieces_threads(const void *d, uint64_t size, int threads)
+{
+	(void)d, (void)size;
+	return threads > 1 ? threads : 0;
+}
+
 const struct gh_decoder gh_xz_decoder = {
 	.open = xz_open,
 	.read = xz_read,
 	.consumed = xz_consumed,
 	.decoding = xz_decoding,
 	.free = xz_free,
+	.pieces_threads = xz_pieces_threads,
+	.pieces = gh_xz_pieces,
 };
