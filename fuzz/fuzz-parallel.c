@@ -29,6 +29,11 @@
  * whole stream: where zstd takes it the frames must be decoded (or the
  * file found to be one frame, left to the serial decoder) with the same
  * totals; where zstd refuses it they must never be reported as counted.
+ *
+ * A stream that begins as xz does goes through gh_xz_pieces()
+ * (xz_parallel.c: blocks found by the index, decoded on several threads)
+ * against liblzma's one-shot decode of the whole stream, by the same
+ * rules.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -46,6 +51,7 @@
 #include "bgzf_parallel.h"
 #include "gzip_parallel.h"
 #include "reference.h"
+#include "xz_parallel.h"
 #include "zstd_parallel.h"
 
 static const char *const regions[8] = { "64", "97", "128", "200", "301",
@@ -61,25 +67,25 @@ static void disagree(const char *what)
 	abort();
 }
 
-/* A zstd stream p[0..len) in memfd fd through the frame-parallel decoder
- * into b, against libzstd's one-shot decode. */
-static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
-		      size_t len, int threads)
+/* A zstd (kind 1) or xz (kind 2) stream p[0..len) in memfd fd through
+ * its parallel decoder into b, against its library's one-shot decode. */
+static void packed_case(int kind, struct gh_backend *b, int fd,
+			const unsigned char *p, size_t len, int threads)
 {
 	uint64_t want[256] = { 0 }, got[256];
 	struct gh_stream_part part = { 0, 0 };
-	int want_ret = gh_fuzz_packed_totals(1, p, len, want);
+	int want_ret = gh_fuzz_packed_totals(kind, p, len, want);
 	int input = b->ops->begin(b, threads, false);
 	enum gh_pieces_result res;
 
 	if (want_ret == -2)
-		disagree("reference: libzstd failed to start");
+		disagree("reference: the library failed to start");
 	if (input < 0)
 		disagree(b->error);
 	struct gh_pieces_job job = { .b = b, .input = input, .fd = fd,
 				     .size = len, .threads = threads };
 
-	res = gh_zstd_pieces(&job);
+	res = kind == 1 ? gh_zstd_pieces(&job) : gh_xz_pieces(&job);
 	if (b->ops->finish(b, input, got, NULL, &part))
 		disagree(b->error);
 	if (res == GH_PIECES_FAILED)
@@ -87,11 +93,11 @@ static void zstd_case(struct gh_backend *b, int fd, const unsigned char *p,
 	if (want_ret == -3)
 		return;                 /* too large for the reference */
 	if (want_ret < 0 && res == GH_PIECES_DONE)
-		disagree("the frame decoder took a stream zstd rejects");
+		disagree("the parallel decoder took a stream its library rejects");
 	if (want_ret == 0 && res == GH_PIECES_SERIAL)
-		disagree("the frame decoder gave up on a stream zstd takes");
+		disagree("the parallel decoder gave up on a stream its library takes");
 	if (res == GH_PIECES_DONE && memcmp(got, want, sizeof(got)))
-		disagree("the zstd totals differ");
+		disagree("the zstd or xz totals differ");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -105,9 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd, input, threads, want_ret;
 	enum gh_pieces_result res;
 
-	bool zstd = size >= 5 && gh_fuzz_packed_kind(data + 1, size - 1) == 1;
+	int kind = size >= 5 ? gh_fuzz_packed_kind(data + 1, size - 1) : 0;
+	bool packed = kind == 1 || kind == 2;
 
-	if (!zstd && (size < 3 || data[1] != 0x1f || data[2] != 0x8b))
+	if (!packed && (size < 3 || data[1] != 0x1f || data[2] != 0x8b))
 		return 0;
 	const unsigned char *p = data + 1;
 	size_t len = size - 1;
@@ -118,15 +125,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.backend = GPUHIST_BACKEND_CPU;
 	opts.threads = threads;
 	opts.chunk_bytes = chunk_sizes[data[0] >> 5];
-	opts.stats = !zstd;
+	opts.stats = !packed;
 	b = gh_backend_cpu_open(&opts, why, sizeof(why));
 	if (!b)
 		disagree(why);
 	fd = memfd_create("fuzz-parallel", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, p, len) != (ssize_t)len)
 		disagree("cannot fill the memfd");
-	if (zstd) {
-		zstd_case(b, fd, p, len, threads);
+	if (packed) {
+		packed_case(kind, b, fd, p, len, threads);
 		close(fd);
 		b->ops->destroy(b);
 		return 0;

@@ -153,6 +153,7 @@ static int next_block(struct xp *p, struct xp_block *blk)
 struct xp_thread {
 	struct xp *p;
 	lzma_stream s;
+	lzma_block block;           /* s reads and writes it till the end */
 	unsigned char *in;
 	struct gh_chunk *c;
 	size_t fill;
@@ -202,29 +203,35 @@ static uint32_t start_block(struct xp_thread *t, const struct xp_block *blk)
 {
 	struct xp *p = t->p;
 	lzma_filter filters[LZMA_FILTERS_MAX + 1];
-	lzma_block block = { .version = 1, .check = blk->check,
-			     .filters = filters };
+	lzma_block *block = &t->block;
 	unsigned char header[LZMA_BLOCK_HEADER_SIZE_MAX];
-	uint32_t size;
-	bool ok;
+	uint32_t size = 0;
+	bool ok = false;
 
+	/* The decoder keeps block to the end; the filters' options are
+	 * needed only to start it (as in xz's own stream decoder). */
+	*block = (lzma_block){ .version = 1, .check = blk->check };
 	filters[0].id = LZMA_VLI_UNKNOWN;
 	if (blk->total < 1 || !gh_read_at(p->fd, header, 1, p->start + blk->at))
 		return 0;
 	size = lzma_block_header_size_decode(header[0]);
-	block.header_size = size;
-	if (header[0] == 0x00 || size > blk->total ||
-	    !gh_read_at(p->fd, header + 1, size - 1, p->start + blk->at + 1) ||
-	    lzma_block_header_decode(&block, NULL, header) != LZMA_OK)
-		return 0;
-	ok = lzma_block_compressed_size(&block, blk->unpadded) == LZMA_OK &&
-	     (block.uncompressed_size == LZMA_VLI_UNKNOWN ||
-	      block.uncompressed_size == blk->decoded) &&
-	     lzma_raw_decoder_memusage(filters) <= p->thread_memory;
-	/* The decoder then refuses a block that decodes to another size. */
-	block.uncompressed_size = blk->decoded;
-	ok = ok && lzma_block_decoder(&t->s, &block) == LZMA_OK;
+	block->header_size = size;
+	block->filters = filters;
+	if (header[0] != 0x00 && size <= blk->total &&
+	    gh_read_at(p->fd, header + 1, size - 1, p->start + blk->at + 1) &&
+	    lzma_block_header_decode(block, NULL, header) == LZMA_OK) {
+		ok = lzma_block_compressed_size(block, blk->unpadded) ==
+			     LZMA_OK &&
+		     (block->uncompressed_size == LZMA_VLI_UNKNOWN ||
+		      block->uncompressed_size == blk->decoded) &&
+		     lzma_raw_decoder_memusage(filters) <= p->thread_memory;
+		/* The decoder then refuses a block that decodes to another
+		 * size. */
+		block->uncompressed_size = blk->decoded;
+		ok = ok && lzma_block_decoder(&t->s, block) == LZMA_OK;
+	}
 	free_filters(filters);
+	block->filters = NULL;
 	return ok ? size : 0;
 }
 
