@@ -56,6 +56,8 @@ enum gpuhist_status {
 	GPUHIST_ERR_BACKEND,    /* the backend asked for cannot count here */
 	GPUHIST_ERR_INPUT,      /* an input could not be opened, read or
 				 * decoded: it adds nothing */
+	GPUHIST_ERR_CANCELLED,  /* gpuhist_cancel() stopped it before its
+				 * end: it adds nothing */
 };
 
 /* A few words for a status: "input failed", say. */
@@ -280,6 +282,53 @@ int gpuhist_count_fd(gpuhist_counter *counter, int fd, const char *name,
 		     uint64_t totals[256]);
 int gpuhist_count_buffer(gpuhist_counter *counter, const void *data,
 			 size_t size, uint64_t totals[256]);
+
+/*
+ * Stops the count under way on the counter, from any thread (the progress
+ * callback too): readers and decoders stop at their next chunk, inputs
+ * not yet finished end with GPUHIST_ERR_CANCELLED and the message
+ * "NAME: cancelled", and the count returns GPUHIST_ERR_CANCELLED once its
+ * threads have ended.  An input waiting on a pipe stops when data comes
+ * or the pipe closes.  The next count on the counter is not affected.
+ */
+void gpuhist_cancel(gpuhist_counter *counter);
+
+/*
+ * Pushing: bytes handed over as they come, counted as one input (a log
+ * shipper's buffers, a socket's reads).  The first bytes tell the format,
+ * as for files: gzip, zstd, xz, bzip2 and lz4 are decoded; the options
+ * (backend, chars, stats, raw) apply.  Memory stays bounded however much
+ * is written: a write waits while the counter is behind.
+ *
+ *	gpuhist_push *p;
+ *	if (gpuhist_push_open(c, "socket", &p) != GPUHIST_OK) ...
+ *	while ((n = read(sock, buf, sizeof(buf))) > 0)
+ *		if (gpuhist_push_write(p, buf, n) != GPUHIST_OK)
+ *			break;          (the input failed: close says why)
+ *	status = gpuhist_push_close(p, on_result, ctx);
+ *
+ * While a push is open its counter counts it in a thread of the counter's
+ * own: the program makes no other call on the counter but
+ * gpuhist_cancel() until gpuhist_push_close().  One thread writes.
+ */
+typedef struct gpuhist_push gpuhist_push;
+
+/* Opens a push onto counter; name (NULL: "(push)") is what messages call
+ * the input.  A status, with gpuhist_message() on failure. */
+int gpuhist_push_open(gpuhist_counter *counter, const char *name,
+		      gpuhist_push **push);
+
+/* Hands over len bytes (any length, 0 too).  GPUHIST_OK; or the status
+ * the input already ended with (GPUHIST_ERR_INPUT: corrupt data, say;
+ * GPUHIST_ERR_CANCELLED), after which writes add nothing and
+ * gpuhist_push_close() gives the reason. */
+int gpuhist_push_write(gpuhist_push *push, const void *data, size_t len);
+
+/* Ends the input, waits for its count, hands its result (index 0) to fn
+ * when fn is not NULL, and frees push.  Returns the result's status, or
+ * another status when nothing could be counted (the backend, memory:
+ * gpuhist_message() of the counter says why). */
+int gpuhist_push_close(gpuhist_push *push, gpuhist_result_fn fn, void *ctx);
 
 /* Why the counter's last call failed ("" when it did not), without a
  * trailing newline; valid until the next call on the counter. */

@@ -1,9 +1,10 @@
 /* api.c - libgpuhist's public functions (gpuhist.h): counters, their
  * options and errors, around the pipeline
  *
- * A counter holds a copy of its options (threads resolved), the backend
- * once the first count has started it, and the message of its last
- * failure.  Nothing here is global: two counters share nothing.
+ * A counter (counter.h) holds a copy of its options (threads resolved),
+ * the backend once the first count has started it, and the message of
+ * its last failure.  Nothing here is global: two counters share nothing.
+ * Pushing is push.c's, over gpuhist_count().
  */
 #define _GNU_SOURCE             /* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -21,16 +22,7 @@
 
 #include "choose.h"
 #include "clock.h"
-#include "gpuhist.h"
-#include "notes.h"
-#include "pipeline.h"
-
-struct gpuhist_counter {
-	struct gpuhist_options opts;
-	struct gh_run run;
-	double ready;               /* gh_now() when the backend had started */
-	char message[GH_NOTE_LINE + 64];
-};
+#include "counter.h"
 
 const char *gpuhist_version(void)
 {
@@ -50,6 +42,8 @@ const char *gpuhist_strerror(int status)
 		return "backend unusable";
 	case GPUHIST_ERR_INPUT:
 		return "input failed";
+	case GPUHIST_ERR_CANCELLED:
+		return "cancelled";
 	}
 	return "unknown status";
 }
@@ -178,6 +172,8 @@ int gpuhist_open(gpuhist_counter **counter,
 	c->run.opened = gh_now();
 	atomic_init(&c->run.bytes_done, 0);
 	atomic_init(&c->run.decoding, NULL);
+	atomic_init(&c->run.counting, 0);
+	atomic_init(&c->run.cancel, 0);
 	*counter = c;
 	return GPUHIST_OK;
 }
@@ -305,6 +301,7 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	c->run.disk_bytes = unsized ? 0 : disk;
 	c->run.backend->seconds_left = gh_run_seconds_left;
 	c->run.backend->left_ctx = &c->run;
+	c->run.backend->cancel = &c->run.cancel;
 	c->ready = gh_now();
 	return GPUHIST_OK;
 }
@@ -358,13 +355,40 @@ static int count_inputs(gpuhist_counter *c,
 	status = open_backend(c, inputs, n);
 	if (status)
 		return status;
+	bool began = gh_counter_begin(c);
+
 	failed = gh_count_inputs(&c->run, inputs, n, fn, ctx, c->message,
 				 sizeof(c->message));
+	bool cancelled = atomic_load(&c->run.cancel);
+
+	if (began)
+		gh_counter_end(c);
 	if (failed == -2)
 		return GPUHIST_ERR_BACKEND;
 	if (failed < 0)
 		return GPUHIST_ERR_NOMEM;
-	return failed ? GPUHIST_ERR_INPUT : GPUHIST_OK;
+	return !failed ? GPUHIST_OK
+	       : cancelled ? GPUHIST_ERR_CANCELLED : GPUHIST_ERR_INPUT;
+}
+
+bool gh_counter_begin(struct gpuhist_counter *c)
+{
+	if (atomic_exchange(&c->run.counting, 1))
+		return false;
+	atomic_store(&c->run.cancel, 0);
+	return true;
+}
+
+void gh_counter_end(struct gpuhist_counter *c)
+{
+	atomic_store(&c->run.counting, 0);
+	atomic_store(&c->run.cancel, 0);
+}
+
+void gpuhist_cancel(gpuhist_counter *c)
+{
+	if (c && atomic_load(&c->run.counting))
+		atomic_store(&c->run.cancel, 1);
 }
 
 /* The public entry points' common start: the counter's message cleared

@@ -75,6 +75,7 @@ struct job {
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 	bool said_decoding;                 /* -v: how it was decoded is said */
+	bool cancelled;                     /* failed once the run was cancelled */
 };
 
 /* All inputs of the run: shared by the workers and the reporter. */
@@ -599,11 +600,18 @@ static void *input_worker(void *arg)
 			pthread_cond_wait(&in->changed, &in->lock);
 		pthread_mutex_unlock(&in->lock);
 
-		int ret = count_one(in, job);
+		/* Cancelled: what is not yet begun is not opened. */
+		int ret = -1;
+
+		if (atomic_load(&in->run->cancel))
+			gh_note(&job->notes, "%s: %s", job->name, GH_CANCELLED);
+		else
+			ret = count_one(in, job);
 
 		pthread_mutex_lock(&in->lock);
 		if (ticket >= 0)
 			in->stream_turn++;
+		job->cancelled = ret && atomic_load(&in->run->cancel);
 		job->state = ret ? JOB_FAILED : JOB_DONE;
 		pthread_cond_broadcast(&in->changed);
 	}
@@ -711,7 +719,9 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 			struct gpuhist_result result = {
 				.index = r,
 				.name = job->name,
-				.status = done ? GPUHIST_OK : GPUHIST_ERR_INPUT,
+				.status = done ? GPUHIST_OK
+					  : job->cancelled ? GPUHIST_ERR_CANCELLED
+					  : GPUHIST_ERR_INPUT,
 				.totals = done ? job->totals : NULL,
 				.chars = done && run->opts->chars
 					 ? &job->chars : NULL,

@@ -22,6 +22,9 @@ struct gh_run {
 					     * sizes, if all are sized; else 0 */
 	_Atomic(const struct gh_decoding *) decoding;   /* of the last
 					     * compressed input, if any */
+	atomic_int counting;                /* a count (or a push) is under way */
+	atomic_int cancel;                  /* ... and is cancelled (the
+					     * backend's cancel points here) */
 };
 
 /* Counts the n inputs of list, several at once, handing each result to

@@ -29,6 +29,7 @@
 #ifndef GH_BACKEND_H
 #define GH_BACKEND_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,6 +100,9 @@ struct gh_backend {
 	 * known); set by the caller after opening, read by auto. */
 	double (*seconds_left)(void *ctx);
 	void *left_ctx;
+	/* Nonzero once the count is cancelled: gh_submit() then takes no
+	 * more chunks.  Set by the caller after opening; may be NULL. */
+	const atomic_int *cancel;
 };
 
 /* Under auto, regular files of at least this many bytes a counting thread

@@ -16,6 +16,11 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 	struct gh_seams *seams = j ? j->seams : NULL;
 	struct gh_edges *edges = j ? j->edges : NULL;
 
+	if (b->cancel && atomic_load(b->cancel)) {
+		/* Handed back empty: the reader stops with this reason. */
+		b->ops->submit(b, input, c, 0);
+		return GH_CANCELLED;
+	}
 	if (edges && gh_edges_cut(edges, c, len, at.offset))
 		goto nomem;
 	if (!seams || (!len && !at.last))

@@ -29,11 +29,15 @@ struct gh_joins {
 	struct gh_edges *edges;
 };
 
+/* Why a reader stopped once its count was cancelled. */
+#define GH_CANCELLED "cancelled"
+
 /* Submits chunk c (len bytes at `at`) of input to b, cut first by what
  * j holds (j may be NULL).  A chunk left with nothing for the backend to
  * count goes back to it unused.  NULL, or why it failed: the backend's
- * error, or out of memory for the chunks' edges (the caller reports it;
- * b->error is the backend's alone). */
+ * error, out of memory for the chunks' edges, or GH_CANCELLED once the
+ * count is cancelled (b->cancel; the chunk goes back unused), which the
+ * caller reports (b->error is the backend's alone). */
 const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		      int input, struct gh_chunk *c, uint64_t len,
 		      struct gh_place at);
