@@ -2,7 +2,8 @@
 # t0011-library-install.t - libgpuhist installed into a scratch DESTDIR:
 # the README's "Use it from C" example builds against it with pkg-config,
 # shared and static, and counts what gpuhist counts; the shared library
-# exports only gpuhist_* under its symbol version
+# exports only gpuhist_* under its symbol version; the README's "Use it
+# from Python" example runs with the installed module
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd pkg-config
 need_cmd gzip
@@ -10,7 +11,7 @@ need_cmd nm
 [ -n "${ABS_BUILDDIR:-}" ] || skip_all "run by make check (ABS_BUILDDIR)"
 CC=${CC:-cc}
 
-plan 8
+plan 9
 
 dest=$TMP/dest
 if ${MAKE:-make} -C "$ABS_BUILDDIR" install DESTDIR="$dest" \
@@ -86,3 +87,21 @@ is "every function of gpuhist.h is named in man 3 and has a page of its own" \
 is "gpuhist.pc gives the project's URL" \
 	"$(sed -n 's/^URL: //p' "$pc")" \
 	"https://github.com/gpuhist/gpuhist"
+
+# The Python example, as the README shows it, with the module installed
+# (found by PYTHONPATH in the scratch DESTDIR) and the library found by
+# the dynamic linker (LD_LIBRARY_PATH, as ldconfig would find it).
+module=$(find "$dest" -name gpuhist.py | head -1)
+if [ -z "$module" ]; then
+	skip "the README's Python example" "the Python module is not built"
+elif [ ! -f "$libdir/libgpuhist.so.1" ]; then
+	skip "the README's Python example" "built with --disable-shared"
+else
+	sed -n '/^## Use it from Python/,/^## /p' "$T_SRCDIR/../README.md" |
+		sed -n '/^```python$/,/^```$/p' | sed '1d;$d' >"$TMP/lines.py"
+	PYTHONPATH=${module%/*} LD_LIBRARY_PATH=$libdir \
+		python3 "$TMP/lines.py" "$TMP/log.gz" >"$TMP/got" 2>&1
+	is "the README's Python example, installed: the lines gzip -dc | wc -l counts, three characters" \
+		"$(head -1 "$TMP/got"):$(wc -l <"$TMP/got" | tr -d ' ')" \
+		"lines $(gzip -dc "$TMP/log.gz" | wc -l | tr -d ' '):4"
+fi
