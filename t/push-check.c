@@ -408,6 +408,49 @@ static void cancel_push(const unsigned char *p, size_t len)
 	gpuhist_free(c);
 }
 
+/* On the GPU, where one is usable: gzip pushed in 4096-byte writes, and
+ * a cancel of a push mid-way. */
+static void on_gpu(const unsigned char *gz, size_t gz_len,
+		   const uint64_t want[256])
+{
+	struct gpuhist_options opts;
+	gpuhist_counter *c;
+	gpuhist_push *h;
+	struct seen s;
+	char why[256];
+	int wf, status, write_status = GPUHIST_OK;
+
+	if (gpuhist_gpu_count(why, sizeof(why)) < 1) {
+		printf("ok %d # SKIP no CUDA device\n", ++test_no);
+		printf("ok %d # SKIP no CUDA device\n", ++test_no);
+		return;
+	}
+	gpuhist_options_init(&opts);
+	opts.backend = GPUHIST_BACKEND_GPU;
+	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK) {
+		printf("Bail out! gpuhist_open: %s\n", why);
+		exit(1);
+	}
+	seen_init(&s);
+	status = push(c, gz, gz_len, 4096, &s, &wf);
+	ok(status == GPUHIST_OK && !wf && !memcmp(s.totals, want, sizeof(s.totals)),
+	   "gpu: gzip pushed in 4096-byte writes: the text's totals");
+	seen_init(&s);
+	gpuhist_push_open(c, "pushed", &h);
+	gpuhist_push_write(h, gz, gz_len / 2);
+	gpuhist_cancel(c);
+	/* The rest, then more members: valid gzip to the end. */
+	write_status = gpuhist_push_write(h, gz + gz_len / 2,
+					  gz_len - gz_len / 2);
+	for (int i = 0; i < 64 && write_status == GPUHIST_OK; i++)
+		write_status = gpuhist_push_write(h, gz, gz_len);
+	status = gpuhist_push_close(h, keep, &s);
+	ok(status == GPUHIST_ERR_CANCELLED && s.status == GPUHIST_ERR_CANCELLED,
+	   "gpu: a push cancelled mid-way ends cancelled: %s",
+	   gpuhist_strerror(status));
+	gpuhist_free(c);
+}
+
 int main(int argc, char **argv)
 {
 	size_t text_len, gz_len, zst_len = 0;
@@ -426,7 +469,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < text_len; i++)
 		want[text[i]]++;
 
-	printf("1..22\n");
+	printf("1..24\n");
 	bytes_of("plain text", text, text_len, want);
 	bytes_of("gzip (its 10-byte header cut by the 1- and 7-byte writes)",
 		 gz, gz_len, want);
@@ -441,6 +484,7 @@ int main(int argc, char **argv)
 	cancel_files(argv[1], want);
 	cancel_pipe();
 	cancel_push(text, text_len);
+	on_gpu(gz, gz_len, want);
 	free(text);
 	free(gz);
 	free(zst);
