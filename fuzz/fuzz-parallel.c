@@ -30,6 +30,12 @@
  * file found to be one frame, left to the serial decoder) with the same
  * totals; where zstd refuses it they must never be reported as counted.
  *
+ * Any other gzip stream also goes through gh_members_pieces()
+ * (members_parallel.c: cut at what look like member headers, each segment
+ * by the serial inflater): where it finishes, the totals must be zlib's,
+ * and it must never finish a stream zlib refuses (a cut inside a member
+ * may make it give up where zlib takes the stream).
+ *
  * A stream that begins as xz does goes through gh_xz_pieces()
  * (xz_parallel.c: blocks found by the index, decoded on several threads)
  * against liblzma's one-shot decode of the whole stream, by the same
@@ -50,6 +56,7 @@
 #include "edges.h"
 #include "bgzf_parallel.h"
 #include "gzip_parallel.h"
+#include "members_parallel.h"
 #include "reference.h"
 #include "xz_parallel.h"
 #include "zstd_parallel.h"
@@ -175,6 +182,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		disagree("the totals differ");
 	if (guessed + redone >= tasks && tasks > 0)
 		disagree("more regions started than there are after the first");
+	if (!bgzf) {
+		struct gh_pieces_job mj = { .b = b, .fd = fd, .size = len,
+					    .threads = threads };
+
+		mj.input = b->ops->begin(b, threads, false);
+		if (mj.input < 0)
+			disagree(b->error);
+		res = gh_members_pieces(&mj);
+		if (b->ops->finish(b, mj.input, got, NULL, &part))
+			disagree(b->error);
+		if (res == GH_PIECES_FAILED)
+			disagree("the backend failed (members)");
+		if (want_ret < 0 && res == GH_PIECES_DONE)
+			disagree("the members' decoder took a stream zlib rejects");
+		if (res == GH_PIECES_DONE && memcmp(got, want, sizeof(got)))
+			disagree("the members' totals differ");
+	}
 	close(fd);
 	b->ops->destroy(b);
 	return 0;

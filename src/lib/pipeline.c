@@ -320,9 +320,10 @@ static void pieces_progress(void *ctx, uint64_t bytes, uint64_t consumed)
 		note_read(m->run, m->job, consumed);
 }
 
-/* Throws away what input *input holds and opens it again for one reader;
+/* Throws away what input *input holds and opens it again for `readers`;
  * 0, or -1 (noted). */
-static int begin_again(struct gh_run *run, struct job *job, int *input)
+static int begin_again(struct gh_run *run, struct job *job, int *input,
+		       int readers)
 {
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
@@ -338,7 +339,7 @@ static int begin_again(struct gh_run *run, struct job *job, int *input)
 	}
 	gpuhist_chars_free(&job->chars);
 	job->part = (struct gh_stream_part){ 0, 0 };
-	*input = b->ops->begin(b, 1, false);
+	*input = b->ops->begin(b, readers, false);
 	if (*input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		return -1;
@@ -369,28 +370,40 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 	const struct gh_decoding *serial = gh_source_decoding(src);
 
 	atomic_init(&meter.added, 0);
-	switch (gh_source_pieces(src, &pj)) {
-	case GH_PIECES_DONE:
-		atomic_store(&run->decoding, pj.decoding);
-		if (run->opts->verbose)
-			gh_note(&job->notes, "%s: %s decoded by %d thread%s: %s",
-				job->name, serial->format, threads,
-				threads > 1 ? "s" : "", pj.summary);
-		job->said_decoding = true;
-		return 0;
-	case GH_PIECES_FAILED:
-		gh_note(&job->notes, "%s: %s", job->name, pj.why);
-		return -1;
-	case GH_PIECES_IN_ORDER:
-		if (begin_again(run, job, input))
+	for (;;) {
+		switch (gh_source_pieces(src, &pj)) {
+		case GH_PIECES_DONE:
+			atomic_store(&run->decoding, pj.decoding);
+			if (run->opts->verbose)
+				gh_note(&job->notes, "%s: %s decoded by %d thread%s: %s",
+					job->name, serial->format, threads,
+					threads > 1 ? "s" : "", pj.summary);
+			job->said_decoding = true;
+			return 0;
+		case GH_PIECES_FAILED:
+			gh_note(&job->notes, "%s: %s", job->name, pj.why);
 			return -1;
-		return count_sequential(run, src, job, *input);
-	case GH_PIECES_SERIAL:
-		break;
+		case GH_PIECES_IN_ORDER:
+			if (begin_again(run, job, input, 1))
+				return -1;
+			return count_sequential(run, src, job, *input);
+		case GH_PIECES_SERIAL:
+			break;
+		}
+		atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
+		atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
+		atomic_store(&meter.added, 0);
+		if (!pj.again)
+			break;
+		/* Another way of splitting it, from nothing counted. */
+		if (begin_again(run, job, input, threads))
+			return -1;
+		pj.input = *input;
+		pj.attempt++;
+		pj.again = false;
+		pj.why = NULL;
 	}
-	atomic_fetch_sub(&run->bytes_done, atomic_load(&meter.added));
-	atomic_fetch_sub(&job->counted, atomic_load(&meter.added));
-	if (begin_again(run, job, input) || gh_source_restart(src))
+	if (begin_again(run, job, input, 1) || gh_source_restart(src))
 		return -1;
 	serial = gh_source_decoding(src);
 	if (run->opts->verbose && pj.why)   /* as planned, not a fault */

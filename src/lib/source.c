@@ -357,12 +357,12 @@ static bool file_span(const struct gh_source *src, uint64_t *start,
 
 int gh_source_pieces_threads(const struct gh_source *src, int threads)
 {
-	uint64_t start, size;
+	struct gh_file_span file = { .fd = src->fd };
 
 	if (!src->dec || !src->decoder->pieces_threads ||
-	    !file_span(src, &start, &size))
+	    !file_span(src, &file.start, &file.size))
 		return 0;
-	return src->decoder->pieces_threads(src->dec, size, threads);
+	return src->decoder->pieces_threads(src->dec, &file, threads);
 }
 
 enum gh_pieces_result gh_source_pieces(struct gh_source *src,

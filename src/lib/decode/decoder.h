@@ -41,6 +41,13 @@ struct gh_packed_from {
 typedef void (*gh_pieces_progress_fn)(void *ctx, uint64_t bytes,
 				      uint64_t consumed);
 
+/* A regular file's compressed bytes: [start, start + size) of fd, read
+ * with pread() only. */
+struct gh_file_span {
+	int fd;
+	uint64_t start, size;
+};
+
 /* A regular file decoded in independent pieces on several threads. */
 struct gh_pieces_job {
 	struct gh_backend *b;
@@ -52,7 +59,11 @@ struct gh_pieces_job {
 	gh_pieces_progress_fn progress;
 	void *ctx;
 	bool timing;                /* say where the time went (-v) */
+	int attempt;                /* 0, then 1 after `again`... */
 	/* Filled in by the decoder: */
+	bool again;                 /* with GH_PIECES_SERIAL: nothing counts,
+				     * but try pieces once more (attempt + 1)
+				     * another way before the serial decoder */
 	const char *why;            /* GH_PIECES_FAILED: the reason (static,
 				     * or the backend's error); SERIAL: why
 				     * not in parallel, where that is no
@@ -91,10 +102,11 @@ struct gh_decoder {
 	const char *engines;
 
 	/* NULL where the format does not split.  Else the threads with which
-	 * to decode a regular file of `size` compressed bytes in pieces, of
-	 * `threads` at hand (d: the serial decoder, opened already); 0:
-	 * decode it in order. */
-	int (*pieces_threads)(const void *d, uint64_t size, int threads);
+	 * to decode the regular file `file` in pieces, of `threads` at hand
+	 * (d: the serial decoder, opened already; the file may be looked
+	 * into with pread()); 0: decode it in order. */
+	int (*pieces_threads)(const void *d, const struct gh_file_span *file,
+			      int threads);
 	enum gh_pieces_result (*pieces)(struct gh_pieces_job *job);
 };
 

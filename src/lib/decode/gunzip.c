@@ -10,6 +10,10 @@
  *
  * Either inflater gives zlib's verdict (ISA-L has each block header
  * judged by zlib's rules as it goes: inflate_isal.c).
+ *
+ * A span of a file (members_parallel.c) is read with pread() from its
+ * start to its end, which must be a member's end: zero padding is taken
+ * only where the span ends the file.
  */
 #include "config.h"
 
@@ -36,6 +40,10 @@ struct gh_gunzip {
 	uint64_t mem_left;
 	int in_member;          /* inside a member whose end is not yet seen */
 	int eof;                /* fd reached end of file */
+	bool span;              /* read [at, end) of fd with pread() */
+	bool padding;           /* zero bytes may follow the last member */
+	uint64_t at, end;
+	uint64_t members;       /* begun so far */
 	uint64_t consumed;
 	uint64_t decoded;       /* bytes given so far */
 	const unsigned char *next_in;   /* undecoded input, inside in[] */
@@ -62,7 +70,28 @@ struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 	g->avail_in = primed_len;
 	g->consumed = primed_len;
 	g->in_member = 1;
+	g->padding = true;
+	g->members = 1;
 	return g;
+}
+
+struct gh_gunzip *gh_gunzip_new_span(int fd, uint64_t start, uint64_t end,
+				     bool ends_file)
+{
+	struct gh_gunzip *g = gh_gunzip_new(fd, NULL, 0, false);
+
+	if (g) {
+		g->span = true;
+		g->at = start;
+		g->end = end;
+		g->padding = ends_file;
+	}
+	return g;
+}
+
+uint64_t gh_gunzip_members(const struct gh_gunzip *g)
+{
+	return g->members;
 }
 
 struct gh_gunzip *gh_gunzip_new_mem(const unsigned char *data, uint64_t len,
@@ -104,6 +133,18 @@ static int refill(struct gh_gunzip *g)
 		memcpy(fresh, g->mem, (size_t)n);
 		g->mem += n;
 		g->mem_left -= (uint64_t)n;
+	} else if (g->span) {
+		size_t want = sizeof(g->in) - keep - g->avail_in;
+
+		if (want > g->end - g->at)
+			want = (size_t)(g->end - g->at);
+		do
+			n = pread(g->fd, fresh, want, (off_t)g->at);
+		while (n < 0 && errno == EINTR);
+		if (n == 0 && want)
+			n = -1, errno = EIO;    /* the file got shorter */
+		if (n > 0)
+			g->at += (uint64_t)n;
 	} else {
 		do
 			n = read(g->fd, fresh,
@@ -133,7 +174,12 @@ static int next_member(struct gh_gunzip *g, const char **why)
 			*why = "cannot restart the gzip decoder";
 			return -1;
 		}
+		g->members++;
 		return 1;
+	}
+	if (!g->padding) {
+		*why = "trailing garbage after gzip data";
+		return -1;
 	}
 	for (;;) {
 		while (g->avail_in && *g->next_in == 0) {

@@ -13,6 +13,15 @@ struct gh_gunzip;
 struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 				unsigned primed_len, bool zlib);
 
+/* A decoder of the whole members in bytes [start, end) of fd, read with
+ * pread() (ISA-L where built in): end must be a member's end, or, where
+ * ends_file, a member's end and zero padding. */
+struct gh_gunzip *gh_gunzip_new_span(int fd, uint64_t start, uint64_t end,
+				     bool ends_file);
+
+/* Members begun so far. */
+uint64_t gh_gunzip_members(const struct gh_gunzip *g);
+
 /* The same reading len bytes of memory at data instead of a descriptor. */
 struct gh_gunzip *gh_gunzip_new_mem(const unsigned char *data, uint64_t len,
 				    bool zlib);

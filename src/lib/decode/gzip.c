@@ -11,6 +11,8 @@
 #include "decoder.h"
 #include "gunzip.h"
 #include "gzip_parallel.h"
+#include "inflate.h"
+#include "members_parallel.h"
 
 static const struct gh_decoding by_isal = { "gzip", "isa-l" };
 static const struct gh_decoding by_zlib = { "gzip", "zlib" };
@@ -48,31 +50,72 @@ static void gzip_free(void *d)
 	gh_gunzip_free(d);
 }
 
-/* A file of four regions or more goes to the parallel decoder where its
- * threads beat one serial inflater (gh_gzip_parallel_threads); with fewer
- * threads to spare (several inputs counted at once share the cores), ISA-L
- * in order is the fastest strict decoder, a core each.  Smaller files
- * start faster with ISA-L. */
-static int gzip_pieces_threads(const void *d, uint64_t size, int threads)
-{
-	if (size < 4 * gh_gzip_region(size, threads))
-		return 0;
-	return threads >= gh_gzip_parallel_threads(gh_gunzip_engine(d))
-	       ? threads : 0;
-}
-
-/* BGZF, whose members say where they end, goes member by member; any
- * other gzip file region by region. */
-static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
+/* Whether the file begins with a BGZF member. */
+static bool is_bgzf(const struct gh_file_span *file)
 {
 	unsigned char head[64];
 	ssize_t n;
 
 	do
-		n = pread(job->fd, head, sizeof(head), (off_t)job->start);
+		n = pread(file->fd, head, sizeof(head), (off_t)file->start);
 	while (n < 0 && errno == EINTR);
-	if (n > 0 && gh_bgzf_member_length(head, (uint64_t)n))
+	return n > 0 && gh_bgzf_member_length(head, (uint64_t)n);
+}
+
+/* A file of four regions or more goes to a parallel decoder where its
+ * threads beat one serial inflater: BGZF's members, or segments of whole
+ * members where the file has several (each decoded by the serial
+ * inflater, a core each), from two threads; one member, whose regions
+ * the marked decoder guesses, where gh_gzip_parallel_threads() says.
+ * With fewer threads to spare (several inputs counted at once share the
+ * cores), ISA-L in order is the fastest strict decoder, a core each.
+ * Smaller files start faster with ISA-L. */
+static int gzip_pieces_threads(const void *d, const struct gh_file_span *file,
+			       int threads)
+{
+	if (file->size < 4 * gh_gzip_region(file->size, threads) || threads < 2)
+		return 0;
+	if (threads >= gh_gzip_parallel_threads(gh_gunzip_engine(d)) ||
+	    is_bgzf(file))
+		return threads;
+	return gh_members_threads(file, threads);
+}
+
+/* The serial path's inflater: "isa-l", or "zlib" (GPUHIST_INFLATE). */
+static const char *serial_engine(void)
+{
+	struct gh_inflater *inf = gh_inflater_new();
+	const char *name = inf ? inf->name : NULL;
+
+	if (inf)
+		inf->free(inf);
+	return name;
+}
+
+/* BGZF, whose members say where they end, goes member by member; a file
+ * of several members segment by segment; one member region by region,
+ * with the threads for it (else in order), and so does a file whose
+ * segments did not join (then asked for again: job->attempt 1). */
+static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
+{
+	const struct gh_file_span file = { job->fd, job->start, job->size };
+	enum gh_pieces_result res;
+
+	bool speculative = job->threads >= gh_gzip_parallel_threads(serial_engine());
+
+	if (is_bgzf(&file))
 		return gh_bgzf_pieces(job);
+	if (job->attempt == 0) {
+		res = gh_members_pieces(job);
+		/* A cut inside a member (its data holds a gzip file) spoils
+		 * the members' way, not the speculative decoder's. */
+		if (res == GH_PIECES_SERIAL && speculative)
+			job->again = true;
+		if (res != GH_PIECES_IN_ORDER)
+			return res;
+	}
+	if (!speculative)
+		return GH_PIECES_IN_ORDER;
 	return gh_gzip_pieces(job);
 }
 

@@ -156,9 +156,10 @@ static const struct gh_decoding *xz_decoding(const void *d)
 }
 
 /* Blocks in parallel wherever there are threads for them. */
-static int xz_pieces_threads(const void *d, uint64_t size, int threads)
+static int xz_pieces_threads(const void *d, const struct gh_file_span *file,
+			      int threads)
 {
-	(void)d, (void)size;
+	(void)d, (void)file;
 	return threads > 1 ? threads : 0;
 }
 

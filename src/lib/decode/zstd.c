@@ -157,9 +157,10 @@ static const struct gh_decoding *zstd_decoding(const void *d)
 }
 
 /* Frames in parallel wherever there are threads for them. */
-static int zstd_pieces_threads(const void *d, uint64_t size, int threads)
+static int zstd_pieces_threads(const void *d, const struct gh_file_span *file,
+			      int threads)
 {
-	(void)d, (void)size;
+	(void)d, (void)file;
 	return threads > 1 ? threads : 0;
 }
 
