@@ -18,7 +18,7 @@
 enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
-	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP,
+	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
 	{ "total",       required_argument, NULL, OPT_TOTAL },
 	{ "sort",        required_argument, NULL, OPT_SORT },
 	{ "top",         required_argument, NULL, OPT_TOP },
+	{ "columns",     required_argument, NULL, OPT_COLUMNS },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
@@ -77,6 +78,10 @@ void gh_options_help(void)
 "\n"
 "Input and output:\n"
 "  -f, --format=FMT       table (default), tsv, csv, json or ndjson\n"
+"      --columns=LIST     tsv and csv: also these columns after count, in\n"
+"                         this order: label (as the table shows the bin),\n"
+"                         share (of what the view counted), and the\n"
+"                         input's bytes_read, counted, entropy\n"
 "      --raw              count compressed input as it is, without decoding\n"
 "      --merge            FILEs are -f json results to add up\n"
 "      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
@@ -314,6 +319,17 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				return usage_error();
 			}
 			break;
+		case OPT_COLUMNS: {
+			char bad[64];
+
+			if (gh_columns_parse(optarg, &opts->columns, bad,
+					     sizeof(bad))) {
+				say("invalid column '%s' for --columns (expected label, share, bytes_read, counted or entropy, each once)",
+				    bad);
+				return usage_error();
+			}
+			break;
+		}
 		case OPT_TOP:
 			n = parse_int(optarg, 1, INT_MAX);
 			if (n < 0) {
@@ -427,6 +443,15 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	    (opts->ignore_case || opts->view == GH_VIEW_CLASSES)) {
 		say("option -m cannot be combined with %s: this gpuhist was built without libutf8proc",
 		    opts->ignore_case ? "-i" : "-c");
+		return usage_error();
+	}
+	if (opts->columns.n && opts->format != GH_FMT_TSV &&
+	    opts->format != GH_FMT_CSV) {
+		say("option --columns applies to -f tsv and -f csv only (json has these fields already)");
+		return usage_error();
+	}
+	if (opts->columns.n && opts->stats) {
+		say("option --columns cannot be combined with -s: its rows are ent's figures");
 		return usage_error();
 	}
 	lib->stats = opts->stats && !opts->merge;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "columns.h"
 #include "gpuhist.h"
 
 enum gh_view_kind { GH_VIEW_LETTERS, GH_VIEW_BYTES, GH_VIEW_CLASSES };
@@ -37,6 +38,7 @@ struct gh_options {
 	int top;                    /* --top: bins kept, the rest as "other";
 				     * 0: every bin */
 	enum gh_total_mode total;
+	struct gh_columns columns;  /* --columns: tsv and csv's extra columns */
 	const char *files0_from;    /* --files0-from: NUL-separated names */
 	char **operands;            /* never empty: "-" when none given
 				     * (and none with files0_from) */

@@ -178,15 +178,27 @@ static void print_rows(struct gh_report *rep, const char *name,
 		return;
 	}
 
-	gh_view_fold(rep->view, totals, bins);
+	const struct gh_columns *cols = &rep->opts->columns;
+	struct gh_row_facts facts = {
+		.counted = gh_view_fold(rep->view, totals, bins),
+	};
+
+	if (cols->n) {
+		facts.bytes_read = sum256(totals);
+		facts.entropy = gh_entropy(totals);
+	}
 	arrange(rep, bins, &r);
 	for (int i = 0; i < r.n + r.other; i++) {
 		if (rep->format == GH_FMT_CSV)
 			gh_put_csv(rep->out, name);
 		else
 			gh_put_tsv(rep->out, name);
-		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep,
+		fprintf(rep->out, "%c%s%c%" PRIu64, sep,
 			row_name(rep, &r, i), sep, r.count[i]);
+		facts.count = r.count[i];
+		facts.label = i < r.n ? rep->view->label[r.bin[i]] : GH_OTHER;
+		gh_columns_put(rep->out, sep, cols, &facts);
+		fputc('\n', rep->out);
 	}
 }
 
@@ -311,14 +323,20 @@ static void head(struct gh_report *rep)
 	case GH_FMT_TSV:
 		if (rep->stats)
 			gh_stats_put_head(out, '\t');
-		else
-			fputs("input\tbin\tcount\n", out);
+		else {
+			fputs("input\tbin\tcount", out);
+			gh_columns_head(out, '\t', &rep->opts->columns);
+			fputc('\n', out);
+		}
 		break;
 	case GH_FMT_CSV:
 		if (rep->stats)
 			gh_stats_put_head(out, ',');
-		else
-			fputs("input,bin,count\n", out);
+		else {
+			fputs("input,bin,count", out);
+			gh_columns_head(out, ',', &rep->opts->columns);
+			fputc('\n', out);
+		}
 		break;
 	case GH_FMT_JSON:
 		if (!rep->ndjson)

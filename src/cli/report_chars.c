@@ -108,23 +108,38 @@ static void print_table(struct gh_report *rep, const char *name,
 }
 
 static void print_rows(struct gh_report *rep, const char *name,
+		       const uint64_t totals[256],
+		       const struct gpuhist_chars *chars,
 		       const struct gh_char_row *rows, size_t n,
-		       uint64_t other, int has_other)
+		       uint64_t other, int has_other, uint64_t counted)
 {
-	char sep = rep->format == GH_FMT_CSV ? ',' : '\t', bin[32];
+	char sep = rep->format == GH_FMT_CSV ? ',' : '\t', bin[32], label[64];
+	const struct gh_columns *cols = &rep->opts->columns;
+	struct gh_row_facts facts = { .label = label, .counted = counted };
+	int w;
 
+	if (cols->n) {
+		facts.bytes_read = sum256(totals);
+		facts.entropy = gh_charview_entropy(chars);
+	}
 	for (size_t i = 0; i < n + (size_t)has_other; i++) {
 		if (rep->format == GH_FMT_CSV)
 			gh_put_csv(rep->out, name);
 		else
 			gh_put_tsv(rep->out, name);
-		if (i < n)
+		if (i < n) {
 			gh_charview_name(rep->opts, rows[i].bin, bin,
 					 sizeof(bin));
-		else
+			gh_charview_label(rep->opts, rows[i].bin, label,
+					  sizeof(label), &w);
+		} else {
 			snprintf(bin, sizeof(bin), GH_OTHER);
-		fprintf(rep->out, "%c%s%c%" PRIu64 "\n", sep, bin, sep,
-			i < n ? rows[i].count : other);
+			snprintf(label, sizeof(label), GH_OTHER);
+		}
+		facts.count = i < n ? rows[i].count : other;
+		fprintf(rep->out, "%c%s%c%" PRIu64, sep, bin, sep, facts.count);
+		gh_columns_put(rep->out, sep, cols, &facts);
+		fputc('\n', rep->out);
 	}
 }
 
@@ -207,7 +222,8 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 			gh_stats_put_row(rep->out, rep->format == GH_FMT_CSV
 					 ? ',' : '\t', name, &st);
 		else
-			print_rows(rep, name, rows, n, other, has_other);
+			print_rows(rep, name, totals, chars, rows, n, other,
+				   has_other, counted);
 		break;
 	case GH_FMT_JSON:
 		print_json(rep, name, totals, chars, rows, n, other,
