@@ -105,7 +105,7 @@ static enum gh_pieces_result gzip_pieces(struct gh_pieces_job *job)
 
 	if (is_bgzf(&file))
 		return gh_bgzf_pieces(job);
-	if (job->attempt == 0) {
+	if (job->attempt == 0 && gh_members_threads(&file, job->threads)) {
 		res = gh_members_pieces(job);
 		/* A cut inside a member (its data holds a gzip file) spoils
 		 * the members' way, not the speculative decoder's. */

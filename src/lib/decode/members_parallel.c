@@ -3,13 +3,17 @@
  * Logs rotated and joined (cat a.gz b.gz), gzip -c >> and per-block
  * compressors write files of many gzip members, and a member needs
  * nothing from another: its own header, window, CRC-32 and length.  So
- * the file is cut, before anything is decoded, into segments at member
- * headers: at evenly spaced points, the first bytes after each that can
- * begin a member (1f 8b 08, no reserved flag, a header that parses,
- * then a deflate block type that exists).  Each segment is decoded by one
- * thread with the serial path's decoder (gunzip.c over a span of the
- * file: ISA-L, each block header judged by zlib's rules, every member's
- * CRC-32 and length checked), straight into the backend's chunks.
+ * the file is cut into segments at member headers: at evenly spaced
+ * points, the first bytes at or after each that begin a member (1f 8b 08,
+ * no reserved flag, a header that parses, and 32 KiB that decode from
+ * there), however far on they lie.  The thread that takes a segment finds
+ * the cuts at its two ends itself (a scan with memchr, in parallel with
+ * the other threads; a cut two threads need is found twice, the same).
+ * Each segment is decoded by one thread with the serial path's decoder
+ * (gunzip.c over a span of the file: ISA-L, each block header judged by
+ * zlib's rules, every member's CRC-32 and length checked), straight into
+ * the backend's chunks.  Points whose cuts fall on the same member header
+ * leave empty segments, which cost nothing.
  *
  * A cut is confirmed only when the segment before it ends exactly there,
  * at a member's end, and the segment after it decodes from there: then
@@ -17,10 +21,12 @@
  * reads them one after another.  A point that only looked like a header
  * (those bytes inside compressed data) fails one of the two, and so does
  * anything else wrong: GH_PIECES_SERIAL, and the serial decoder, from the
- * first byte, gives the verdict, as for the other parallel paths.  Where
- * no cut is found (one member: pigz, gzip -6) it returns
- * GH_PIECES_IN_ORDER without decoding anything, for the caller to try the
- * speculative decoder (gzip_parallel.c) or to decode in order.
+ * first byte, gives the verdict, as for the other parallel paths.  Whether
+ * a file is worth cutting (gh_members_threads) is told by looking for a
+ * member header past four points of it, each no further than a thread's
+ * share: a file of one member (pigz, gzip -6) or of members too big for
+ * the threads goes to the speculative decoder (gzip_parallel.c) or is
+ * decoded in order.
  *
  * Each segment is a piece for code points (seams.c joins them in order);
  * ent's sums need each chunk's offset in the output, which a member says
@@ -42,9 +48,13 @@
 
 /* Segments a thread at most, so that the last round is a small part. */
 #define SEGMENTS_PER_THREAD 4
-/* How far past a point a member header is looked for. */
+/* Bytes read at a time looking for a member header, and how many of
+ * them a header may need (overlapping reads). */
 #define LOOK_BYTES (256 * 1024)
-#define SEGMENTS_MAX (SEGMENTS_PER_THREAD * GH_READERS_MAX + 1)
+#define HEADER_LOOK 1024
+/* Output a member must decode to be taken for one. */
+#define PROBE_BYTES (32 * 1024)
+#define SEGMENTS_MAX (SEGMENTS_PER_THREAD * GH_READERS_MAX)
 
 static const struct gh_decoding by_isal = {
 	"gzip", "isa-l, members in parallel" };
@@ -80,64 +90,77 @@ static bool member_at(const unsigned char *p, size_t len)
 	return at < len && (p[at] >> 1 & 3) != 3;
 }
 
-/*
- * Where segments begin: cuts[0] the span's start, then the first possible
- * member header at or after each of the evenly spaced points, in order,
- * and cuts[n] its end; the number of segments n (1: no cut found, or a
- * read failed).
- */
-static int find_cuts(const struct gh_file_span *file, int threads,
-		     uint64_t cuts[SEGMENTS_MAX + 1])
+/* Whether a member that decodes begins at `at`: its first 32 KiB of
+ * output come without a fault (or it ends cleanly before). */
+static bool decodes_at(int fd, uint64_t at, uint64_t end)
 {
-	uint64_t end = file->start + file->size;
-	uint64_t want = (uint64_t)threads * SEGMENTS_PER_THREAD;
-	/* A segment is a region of the speculative decoder at least (128 KiB
-	 * to 1 MiB; GPUHIST_GZIP_REGION for tests). */
-	uint64_t least = gh_gzip_region(file->size, threads);
-	unsigned char *buf;
-	int n = 0;
+	struct gh_gunzip *g = gh_gunzip_new_span(fd, at, end, true);
+	unsigned char *out = malloc(PROBE_BYTES);
+	const char *why;
+	bool ok = g && out && gh_gunzip_read(g, out, PROBE_BYTES, &why) >= 0;
 
-	if (want > file->size / least)
-		want = file->size / least;
-	if (want > SEGMENTS_MAX)
-		want = SEGMENTS_MAX;
-	cuts[0] = file->start;
-	if (want < 2 || !(buf = malloc(LOOK_BYTES)))
-		goto out;
-	for (uint64_t k = 1; k < want; k++) {
-		uint64_t point = file->start + file->size / want * k;
-		size_t len = end - point < LOOK_BYTES ? (size_t)(end - point)
-						      : LOOK_BYTES;
+	free(out);
+	gh_gunzip_free(g);
+	return ok;
+}
 
-		if (point <= cuts[n] + least / 2)
-			continue;       /* the last cut lay past it */
-		if (!gh_read_at(file->fd, buf, len, point)) {
-			n = 0;
+/* The first member header at or after `from` and before `limit` (one that
+ * parses and decodes: decodes_at), or `limit` where there is none; end:
+ * where the span ends. */
+static uint64_t header_from(int fd, uint64_t from, uint64_t limit,
+			    uint64_t end)
+{
+	unsigned char *buf = malloc(LOOK_BYTES);
+	uint64_t at = from, found = limit;
+
+	while (buf && at < limit) {
+		/* Reads overlap by a header's most bytes looked at here. */
+		size_t len = end - at < LOOK_BYTES ? (size_t)(end - at)
+						   : LOOK_BYTES;
+		size_t i = 0;
+
+		if (!gh_read_at(fd, buf, len, at))
 			break;
-		}
-		for (size_t i = 0; i + 11 <= len; i++) {
+		for (;;) {
 			const unsigned char *q = memchr(buf + i, 0x1f, len - i);
 
 			if (!q)
 				break;
 			i = (size_t)(q - buf);
-			if (member_at(q, len - i)) {
-				cuts[++n] = point + i;
+			if (at + i >= limit)
 				break;
+			if (member_at(q, len - i) && decodes_at(fd, at + i, end)) {
+				found = at + i;
+				goto out;
 			}
+			i++;
 		}
+		if (at + len >= end)
+			break;
+		at += len - HEADER_LOOK;
 	}
-	free(buf);
 out:
-	cuts[++n] = end;
-	return n;
+	free(buf);
+	return found;
 }
 
 int gh_members_threads(const struct gh_file_span *file, int threads)
 {
-	uint64_t cuts[SEGMENTS_MAX + 1];
+	uint64_t end = file->start + file->size;
+	/* A member header within a thread's share past each of four points:
+	 * members small enough for every thread to have one. */
+	uint64_t reach = file->size / (uint64_t)(threads > 0 ? threads : 1);
 
-	return threads > 1 && find_cuts(file, threads, cuts) > 1 ? threads : 0;
+	if (threads < 2)
+		return 0;
+	for (uint64_t j = 1; j < 8; j += 2) {
+		uint64_t point = file->start + file->size / 8 * j;
+
+		if (header_from(file->fd, point, point + reach, end) >=
+		    point + reach)
+			return 0;
+	}
+	return threads;
 }
 
 struct mp {
@@ -145,8 +168,12 @@ struct mp {
 	int input;
 	const struct gh_joins *joins;
 	int fd;
-	const uint64_t *cuts;
+	uint64_t start, end;
 	int segments;
+	/* Where segment k begins, plus one (0: not yet found); segment k is
+	 * [cut k, cut k + 1). */
+	atomic_uint_least64_t cut[SEGMENTS_MAX + 1];
+	atomic_int used;                /* segments with bytes */
 	gh_pieces_progress_fn progress;
 	void *ctx;
 	atomic_int next;                /* the next segment to take */
@@ -165,16 +192,55 @@ static void backend_failed(struct mp *p, const char *why)
 	atomic_store(&p->backend_failed, 1);
 }
 
+/* Where segment k begins: the first member header at or after its point
+ * (the span's start and end for the first and past the last). */
+static uint64_t cut_of(struct mp *p, int k)
+{
+	uint64_t known, point;
+
+	if (k == 0)
+		return p->start;
+	if (k == p->segments)
+		return p->end;
+	known = atomic_load(&p->cut[k]);
+	if (known)
+		return known - 1;
+	/* Looked for as far as eight segments on (two threads' shares, where
+	 * gh_members_threads() found members within one): a member bigger
+	 * than that spoils the cut (the segment before cannot end there), and
+	 * the file goes to the speculative decoder rather than be scanned
+	 * again and again. */
+	uint64_t step = (p->end - p->start) / (uint64_t)p->segments;
+
+	point = p->start + step * (uint64_t)k;
+	known = header_from(p->fd, point,
+			    p->end - point > 8 * step ? point + 8 * step : p->end,
+			    p->end);
+	atomic_store(&p->cut[k], known + 1);
+	return known;
+}
+
 /* Decodes segment s into chunks, each submitted as piece s; false when
  * it cannot (the reason in p->bad or p->backend_failed). */
 static bool decode_segment(struct mp *p, int s)
 {
 	struct gh_backend *b = p->b;
-	struct gh_gunzip *g = gh_gunzip_new_span(p->fd, p->cuts[s],
-						 p->cuts[s + 1],
-						 s + 1 == p->segments);
+	uint64_t from = cut_of(p, s), to = cut_of(p, s + 1);
+	struct gh_gunzip *g;
 	uint64_t out = 0;
-	bool ok = g != NULL;
+	bool ok;
+
+	if (from >= to) {               /* two points, one header: empty */
+		if (p->joins && p->joins->seams &&
+		    gh_seams_end_piece(p->joins->seams, (uint64_t)s, 0)) {
+			backend_failed(p, "out of memory for the edges of chunks");
+			return false;
+		}
+		return true;
+	}
+	atomic_fetch_add(&p->used, 1);
+	g = gh_gunzip_new_span(p->fd, from, to, to == p->end);
+	ok = g != NULL;
 
 	while (ok) {
 		struct gh_chunk *c = b->ops->acquire(b);
@@ -226,7 +292,7 @@ static bool decode_segment(struct mp *p, int s)
 			atomic_store(&p->zlib, true);
 	}
 	if (ok && p->progress)
-		p->progress(p->ctx, 0, p->cuts[s + 1]);
+		p->progress(p->ctx, 0, to);
 	gh_gunzip_free(g);
 	return ok;
 }
@@ -245,43 +311,69 @@ static void *decode_segments(void *arg)
 
 enum gh_pieces_result gh_members_pieces(struct gh_pieces_job *job)
 {
-	const struct gh_file_span file = { job->fd, job->start, job->size };
-	uint64_t cuts[SEGMENTS_MAX + 1];
-	struct mp p = { .b = job->b, .input = job->input, .joins = job->joins,
-			.fd = job->fd, .cuts = cuts,
-			.progress = job->progress, .ctx = job->ctx };
+	struct mp *p = calloc(1, sizeof(*p));
 	pthread_t tids[GH_READERS_MAX];
 	int started = 0, threads = job->threads;
+	/* A segment is a region of the speculative decoder at least (128 KiB
+	 * to 1 MiB; GPUHIST_GZIP_REGION for tests). */
+	uint64_t least = gh_gzip_region(job->size, threads);
+	uint64_t want = (uint64_t)threads * SEGMENTS_PER_THREAD;
+	enum gh_pieces_result res;
 
-	if (job->joins && job->joins->edges)
+	if (job->joins && job->joins->edges) {
+		free(p);
 		return GH_PIECES_IN_ORDER;      /* offsets unknown: see above */
+	}
+	if (!p)
+		return GH_PIECES_SERIAL;
+	p->b = job->b;
+	p->input = job->input;
+	p->joins = job->joins;
+	p->fd = job->fd;
+	p->start = job->start;
+	p->end = job->start + job->size;
+	p->progress = job->progress;
+	p->ctx = job->ctx;
 	if (threads > GH_READERS_MAX)
 		threads = GH_READERS_MAX;
-	p.segments = find_cuts(&file, threads, cuts);
-	if (p.segments < 2)
+	if (want > job->size / least)
+		want = job->size / least;
+	if (want > SEGMENTS_MAX)
+		want = SEGMENTS_MAX;
+	if (want < 2) {
+		free(p);
 		return GH_PIECES_IN_ORDER;
-	atomic_init(&p.next, 0);
-	atomic_init(&p.members, 0);
-	atomic_init(&p.zlib, false);
-	atomic_init(&p.bad, 0);
-	atomic_init(&p.backend_failed, 0);
-	atomic_init(&p.why, NULL);
-	if (threads > p.segments)
-		threads = p.segments;
+	}
+	p->segments = (int)want;
+	for (int k = 0; k <= p->segments; k++)
+		atomic_init(&p->cut[k], 0);
+	atomic_init(&p->used, 0);
+	atomic_init(&p->next, 0);
+	atomic_init(&p->members, 0);
+	atomic_init(&p->zlib, false);
+	atomic_init(&p->bad, 0);
+	atomic_init(&p->backend_failed, 0);
+	atomic_init(&p->why, NULL);
+	if (threads > p->segments)
+		threads = p->segments;
 	/* The calling thread decodes too. */
 	while (started < threads - 1 &&
-	       pthread_create(&tids[started], NULL, decode_segments, &p) == 0)
+	       pthread_create(&tids[started], NULL, decode_segments, p) == 0)
 		started++;
-	decode_segments(&p);
+	decode_segments(p);
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	job->decoding = atomic_load(&p.zlib) ? &by_zlib : &by_isal;
+	job->decoding = atomic_load(&p->zlib) ? &by_zlib : &by_isal;
 	snprintf(job->summary, sizeof(job->summary),
-		 "%d segments of whole members (%llu members)", p.segments,
-		 (unsigned long long)atomic_load(&p.members));
-	if (atomic_load(&p.backend_failed)) {
-		job->why = atomic_load(&p.why);
-		return GH_PIECES_FAILED;
+		 "%d segments of whole members (%llu members)",
+		 atomic_load(&p->used),
+		 (unsigned long long)atomic_load(&p->members));
+	if (atomic_load(&p->backend_failed)) {
+		job->why = atomic_load(&p->why);
+		res = GH_PIECES_FAILED;
+	} else {
+		res = atomic_load(&p->bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
 	}
-	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
+	free(p);
+	return res;
 }
