@@ -119,11 +119,18 @@ static const struct gh_joins *joins_of(const struct job *job)
 	return job->joins.seams || job->joins.edges ? &job->joins : NULL;
 }
 
-/* Notes how far job is read (for the meter), and the run's bytes read. */
+/* Notes how far job is read (for the meter), and the run's bytes read.
+ * Decoders of pieces report the ends of their pieces out of order, so
+ * only a point past the furthest so far moves either (an exchange would
+ * step back and count the same bytes again, and the run would seem read
+ * when it is not: the GPU's late start then misjudged the time left). */
 static void note_read(struct gh_run *run, struct job *job, uint64_t consumed)
 {
-	uint64_t was = atomic_exchange(&job->consumed, consumed);
+	uint_least64_t was = atomic_load(&job->consumed);
 
+	while (consumed > was &&
+	       !atomic_compare_exchange_weak(&job->consumed, &was, consumed))
+		;
 	if (consumed > was)
 		atomic_fetch_add(&run->read_done, consumed - was);
 }

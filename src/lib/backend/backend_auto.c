@@ -296,9 +296,16 @@ static void auto_settle(struct gh_backend *b, bool wait)
 	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
 			     ab->cpu->detail);
 	if (!atomic_load(&ab->start_asked) && ab->start_at > 0) {
-		snprintf(b->detail + n, sizeof(b->detail) - n,
-			 "; it counted everything in less than the %.1f s after which the GPU is started",
-			 GH_GPU_LATE_START_SECS);
+		/* Past the late start, the run had too little left each
+		 * time it was asked (start_late()). */
+		if (ab->start_at > ab->opened + GH_GPU_LATE_START_SECS)
+			snprintf(b->detail + n, sizeof(b->detail) - n,
+				 "; it counted everything; the GPU was not started, since after %.1f s the run never had the %.1f s left that a GPU needs to repay its start",
+				 GH_GPU_LATE_START_SECS, GH_GPU_WORTH_SECS);
+		else
+			snprintf(b->detail + n, sizeof(b->detail) - n,
+				 "; it counted everything in less than the %.1f s after which the GPU is started",
+				 GH_GPU_LATE_START_SECS);
 		return;
 	}
 	if (!atomic_load(&ab->start_asked)) {
