@@ -2,13 +2,14 @@
 # t4000-mpi - `mpirun -np 3 gpuhist` (the CPU backend, oversubscribed) prints
 # what one process prints on the same inputs: a large plain file shared out
 # in byte ranges, gzip and small files spread over the ranks, standard input
-# on rank 0, bad inputs named once each, more operands than one batch, and
-# the same exit status on every rank.
+# on rank 0, bad inputs named once each, more operands than one batch,
+# names from --files0-from (a file, or standard input, read by rank 0; bad
+# entries among them), and the same exit status on every rank.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 24
+plan 30
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -113,6 +114,35 @@ mpi 3 -c -f tsv --backend=cpu "$@"
 is "300 operands: exit status 0" "$one_rc $mpi_rc" "0 0"
 same_file "300 operands: the same rows, in operand order" "$TMP/mpi.out" \
 	"$TMP/one.out"
+
+# --files0-from: rank 0 reads the list and hands the names out, in list
+# order, more than one batch of them, bad entries (an empty name, a
+# missing file) said and reported where they stand.
+{
+	printf '%s\0' "$@"
+	printf '\0'
+	printf '%s\0' "$TMP/missing" "$TMP/big.log" "$TMP/part.gz"
+} >"$TMP/list0"
+one -c -f json --backend=cpu --files0-from="$TMP/list0"
+mpi 3 -c -f json --backend=cpu --files0-from="$TMP/list0"
+is "--files0-from, 303 names and an empty one: exit status 1 on one process and under mpirun" \
+	"$one_rc $mpi_rc" "1 1"
+same_file "--files0-from: the same json report" "$TMP/mpi.out" "$TMP/one.out"
+sort "$TMP/one.err" >"$TMP/one.err.sorted"
+sort "$TMP/mpi.err" >"$TMP/mpi.err.sorted"
+same_file "--files0-from: the same messages, once each" \
+	"$TMP/mpi.err.sorted" "$TMP/one.err.sorted"
+printf '%s\0' "$TMP/random" "$TMP/big.log" "$TMP/part.gz" >"$TMP/list1"
+"$GPUHIST" -b -f tsv --backend=cpu --files0-from=- <"$TMP/list1" \
+	>"$TMP/one.out"
+mpirun --oversubscribe -np 3 "$GPUHIST" -b -f tsv --backend=cpu \
+	--files0-from=- <"$TMP/list1" >"$TMP/mpi.out" 2>/dev/null
+is "--files0-from=-: the list on standard input, read by rank 0: exit status 0" $? 0
+same_file "--files0-from=-: what one process prints" "$TMP/mpi.out" \
+	"$TMP/one.out"
+mpi 3 -b --backend=cpu --files0-from="$TMP/no-such-list"
+is "--files0-from naming no file: exit status 1 on every rank, one message" \
+	"$mpi_rc:$(grep -c "no-such-list" "$TMP/mpi.err")" "1:1"
 
 # Table format and the default view, on two ranks.
 one --backend=cpu "$TMP/big.log" "$TMP/part.gz"

@@ -104,13 +104,6 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (gh_mpi_launched()) {
-		if (opts.files0_from) {
-			if (!quiet)
-				gh_msg("--files0-from is not supported under mpirun; give the names as operands");
-			else
-				gh_mpi_refused();
-			return 2;
-		}
 		if (opts.chars) {
 			/* The ranks reduce 256 byte totals, not code points. */
 			if (!quiet)

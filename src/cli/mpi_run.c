@@ -4,6 +4,9 @@
  * then works through the operands in batches of GH_MPI_BATCH, so memory
  * does not grow with their number:
  *
+ *  - Rank 0 reads each batch's names (the operands, or --files0-from's
+ *    list: a file, or standard input, which mpirun gives rank 0) and
+ *    broadcasts them, with the entries of the list that name no input.
  *  - Rank 0 draws up the batch's plan and broadcasts it.  A plain regular
  *    file of at least GH_MPI_SPLIT_MIN bytes is split into N byte ranges,
  *    one a rank (a histogram does not care where bytes were counted).
@@ -42,6 +45,7 @@
 #include <mpi.h>
 
 #include "msg.h"
+#include "operands.h"
 #include "run.h"
 
 /* Operands planned, counted and reduced together. */
@@ -53,6 +57,7 @@
 #define GH_MPI_RANGE_ALIGN ((uint64_t)4096)
 
 #define OWNER_SPLIT (-1)        /* the operand is split among all ranks */
+#define OWNER_NONE (-2)         /* an entry that names no input */
 
 /* An operand's messages, sent to rank 0 for json's "error". */
 #define GH_MPI_MESSAGES 1024
@@ -77,7 +82,14 @@ struct rank_run {
 	MPI_Datatype messages_type;
 	MPI_Op first_op;
 	struct gpuhist_input list[GH_MPI_BATCH];
-	int index_of[GH_MPI_BATCH]; /* list[i] is operand first + index_of[i] */
+	int index_of[GH_MPI_BATCH]; /* list[i] is the batch's index_of[i]th */
+	/* The batch's names, as rank 0 read and broadcast them: each entry
+	 * a flag byte (1: it names no input), its name and, for such an
+	 * entry, why, each ended by a NUL, in packed[]. */
+	const char *name[GH_MPI_BATCH];
+	const char *bad_why[GH_MPI_BATCH];  /* NULL: a name to count */
+	char *packed;
+	size_t packed_len, packed_room;
 };
 
 /* The first of the launchers' variables that is set, or NULL. */
@@ -152,16 +164,17 @@ static uint64_t range_bound(uint64_t bytes, int r, int size)
 	return r == size ? bytes : at - at % GH_MPI_RANGE_ALIGN;
 }
 
-/* Plans operands [first, first + n) on rank 0, broadcasts the plan, and
- * fills this rank's list; returns its length. */
-static int plan_batch(struct rank_run *rr, int first, int n)
+/* Plans the batch's n names on rank 0, broadcasts the plan, and fills
+ * this rank's list; returns its length. */
+static int plan_batch(struct rank_run *rr, int n)
 {
 	int k = 0;
 
 	if (rr->rank == 0)
 		for (int i = 0; i < n; i++)
-			rr->owner[i] = plan_one(rr, rr->opts->operands[first + i],
-						&rr->size_of[i]);
+			rr->owner[i] = rr->bad_why[i] ? OWNER_NONE
+				       : plan_one(rr, rr->name[i],
+						  &rr->size_of[i]);
 	MPI_Bcast(rr->owner, n, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Bcast(rr->size_of, n, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	for (int i = 0; i < n; i++) {
@@ -169,7 +182,7 @@ static int plan_batch(struct rank_run *rr, int first, int n)
 
 		memset(in, 0, sizeof(*in));
 		in->type = GPUHIST_INPUT_PATH;
-		in->name = rr->opts->operands[first + i];
+		in->name = rr->name[i];
 		if (rr->owner[i] == OWNER_SPLIT) {
 			uint64_t lo = range_bound(rr->size_of[i], rr->rank,
 						  rr->size);
@@ -217,9 +230,9 @@ static void first_messages(void *in, void *inout, int *len,
 			memcpy(to[i], from[i], GH_MPI_MESSAGES);
 }
 
-/* Counts, reduces and (rank 0) reports operands [first, first + n);
- * returns how many of them failed. */
-static int run_batch(struct rank_run *rr, int first, int n, int k)
+/* Counts, reduces and (rank 0) reports the batch's n names; returns how
+ * many of them failed. */
+static int run_batch(struct rank_run *rr, int n, int k)
 {
 	int failed = 0, some_failed = 0;
 
@@ -244,13 +257,20 @@ static int run_batch(struct rank_run *rr, int first, int n, int k)
 		MPI_Reduce(rr->messages, rr->first_messages, n,
 			   rr->messages_type, rr->first_op, 0, MPI_COMM_WORLD);
 	for (int i = 0; rr->rank == 0 && i < n; i++) {
-		if (rr->any_failed[i]) {
+		if (rr->bad_why[i]) {
+			/* As one process says and reports it (run.c). */
+			char line[GH_MSG_LINE + 2];
+
+			gh_msg("%s", rr->bad_why[i]);
+			snprintf(line, sizeof(line), "%s\n", rr->bad_why[i]);
+			gh_report_failed(&rr->run.report, rr->name[i], line);
 			failed++;
-			gh_report_failed(&rr->run.report,
-					 rr->opts->operands[first + i],
+		} else if (rr->any_failed[i]) {
+			failed++;
+			gh_report_failed(&rr->run.report, rr->name[i],
 					 rr->first_messages[i]);
 		} else
-			gh_report_input(&rr->run.report, rr->opts->operands[first + i],
+			gh_report_input(&rr->run.report, rr->name[i],
 					rr->sums[i], NULL, NULL);
 	}
 	return failed;
@@ -282,26 +302,140 @@ static int open_backends(struct rank_run *rr, int k)
 	return all_ok ? 0 : -1;
 }
 
+/* Adds len bytes at p to rank 0's packed batch; false when out of memory
+ * (or past what one broadcast carries). */
+static bool pack(struct rank_run *rr, const void *p, size_t len)
+{
+	if (rr->packed_len + len > rr->packed_room) {
+		size_t room = 2 * (rr->packed_len + len) + 4096;
+		char *grown = room < (size_t)1 << 30 ? realloc(rr->packed, room)
+						      : NULL;
+
+		if (!grown)
+			return false;
+		rr->packed = grown;
+		rr->packed_room = room;
+	}
+	memcpy(rr->packed + rr->packed_len, p, len);
+	rr->packed_len += len;
+	return true;
+}
+
+/*
+ * The next batch of names on every rank: rank 0 reads up to GH_MPI_BATCH
+ * entries from ops and broadcasts them; returns how many.  *whole gets, on rank 0, why the run failed as a whole (the
+ * list could not be read, or memory ran out), "" else; *last whether this
+ * is the last batch.
+ */
+static int next_batch(struct rank_run *rr, struct gh_operands *ops,
+		      char *whole, size_t whole_len, bool *last)
+{
+	/* n, the packed bytes, and whether more may follow. */
+	unsigned long long head[3] = { 0, 0, 0 };
+
+	if (rr->rank == 0) {
+		const char *name;
+		char why[GH_MSG_LINE];
+		int got = 1, n = 0;
+
+		rr->packed_len = 0;
+		while (n < GH_MPI_BATCH &&
+		       (got = gh_operands_next(ops, &name, why,
+					       sizeof(why))) != 0) {
+			char flag = got < 0;
+
+			if (got == -2) {
+				snprintf(whole, whole_len, "%s", gh_msg_last());
+				break;
+			}
+			if (!pack(rr, &flag, 1) ||
+			    !pack(rr, name, strlen(name) + 1) ||
+			    (flag && !pack(rr, why, strlen(why) + 1))) {
+				gh_msg("out of memory");
+				snprintf(whole, whole_len, "out of memory");
+				got = -2;
+				break;
+			}
+			n++;
+		}
+		head[0] = (unsigned long long)n;
+		head[1] = rr->packed_len;
+		head[2] = got > 0 && n == GH_MPI_BATCH;     /* more may follow */
+	}
+	MPI_Bcast(head, 3, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+	if (rr->rank != 0) {
+		if (head[1] > rr->packed_room) {
+			free(rr->packed);
+			rr->packed = malloc(head[1]);
+			rr->packed_room = rr->packed ? head[1] : 0;
+			if (!rr->packed) {
+				gh_msg("out of memory");
+				MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+			}
+		}
+		rr->packed_len = head[1];
+	}
+	if (head[1])
+		MPI_Bcast(rr->packed, (int)head[1], MPI_CHAR, 0,
+			  MPI_COMM_WORLD);
+	const char *at = rr->packed;
+
+	for (unsigned long long i = 0; i < head[0]; i++) {
+		bool bad = *at++;
+
+		rr->name[i] = at;
+		at += strlen(at) + 1;
+		rr->bad_why[i] = NULL;
+		if (bad) {
+			rr->bad_why[i] = at;
+			at += strlen(at) + 1;
+		}
+	}
+	*last = !head[2];
+	return (int)head[0];
+}
+
 /* Counts every operand across the ranks, rank 0 reporting them; how many
- * failed (on rank 0), or -1 when some rank had no backend, before anything
- * is reported. */
+ * failed (on rank 0), or -1 when some rank had no backend, or the list of
+ * names could not be opened, before anything is reported. */
 static int count_shared(struct rank_run *rr)
 {
-	int n_ops = rr->opts->n_operands, failed = 0;
+	struct gh_operands ops;
+	char whole[GH_MSG_LINE] = "";
+	int failed = 0, opened = 1;
+	bool last = false;
 
-	for (int first = 0; first < n_ops; first += GH_MPI_BATCH) {
-		int n = n_ops - first < GH_MPI_BATCH ? n_ops - first
-						     : GH_MPI_BATCH;
-		int k = plan_batch(rr, first, n);
+	/* Rank 0 alone reads the names (standard input is its own). */
+	if (rr->rank == 0)
+		opened = !gh_operands_open(&ops, rr->opts);
+	MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!opened)
+		return -1;
+	for (bool first = true; !last; first = false) {
+		int n = next_batch(rr, &ops, whole, sizeof(whole), &last);
+		int k = plan_batch(rr, n);
 
-		if (first == 0) {
-			if (open_backends(rr, k))
+		if (first) {
+			if (open_backends(rr, k)) {
+				if (rr->rank == 0)
+					gh_operands_close(&ops);
 				return -1;
+			}
 			if (rr->rank == 0)
 				gh_report_begin(&rr->run.report, stdout,
 						rr->opts, &rr->run.view);
 		}
-		failed += run_batch(rr, first, n, k);
+		failed += run_batch(rr, n, k);
+	}
+	if (rr->rank == 0) {
+		if (whole[0]) {
+			gh_report_run_failed(&rr->run.report, whole);
+			failed++;
+		}
+		if (gh_operands_close(&ops)) {
+			gh_report_run_failed(&rr->run.report, gh_msg_last());
+			failed++;
+		}
 	}
 	return failed;
 }
@@ -389,6 +523,7 @@ int gh_mpi_main(struct gh_options *opts)
 	free(rr->totals);
 	free(rr->sums);
 	free(rr->load);
+	free(rr->packed);
 	free(rr);
 	return agreed;
 }
