@@ -9,7 +9,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 30
+plan 31
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -132,6 +132,16 @@ sort "$TMP/one.err" >"$TMP/one.err.sorted"
 sort "$TMP/mpi.err" >"$TMP/mpi.err.sorted"
 same_file "--files0-from: the same messages, once each" \
 	"$TMP/mpi.err.sorted" "$TMP/one.err.sorted"
+# An entry that names no input last in a batch (the 256th): the names
+# after it are still read.
+i=0
+while [ $i -lt 255 ]; do printf '%s\0' "$TMP/many/f$i"; i=$((i + 1)); done >"$TMP/list2"
+printf '\0%s\0%s\0' "$TMP/many/f1" "$TMP/part.gz" >>"$TMP/list2"
+one -c -f tsv --backend=cpu --files0-from="$TMP/list2"
+mpi 3 -c -f tsv --backend=cpu --files0-from="$TMP/list2"
+is "--files0-from, an empty 256th entry: the names after it counted too, as one process" \
+	"$one_rc $mpi_rc $(cmp -s "$TMP/mpi.out" "$TMP/one.out" && echo same) $(grep -c "part.gz" "$TMP/mpi.out")" \
+	"1 1 same 7"
 printf '%s\0' "$TMP/random" "$TMP/big.log" "$TMP/part.gz" >"$TMP/list1"
 "$GPUHIST" -b -f tsv --backend=cpu --files0-from=- <"$TMP/list1" \
 	>"$TMP/one.out"

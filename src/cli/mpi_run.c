@@ -360,7 +360,10 @@ static int next_batch(struct rank_run *rr, struct gh_operands *ops,
 		}
 		head[0] = (unsigned long long)n;
 		head[1] = rr->packed_len;
-		head[2] = got > 0 && n == GH_MPI_BATCH;     /* more may follow */
+		/* More may follow after a full batch, whether its last entry
+		 * named an input (1) or not (-1); not after the end (0) or a
+		 * failure (-2). */
+		head[2] = (got == 1 || got == -1) && n == GH_MPI_BATCH;
 	}
 	MPI_Bcast(head, 3, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
 	if (rr->rank != 0) {

@@ -174,6 +174,7 @@ int gpuhist_open(gpuhist_counter **counter,
 	atomic_init(&c->run.decoding, NULL);
 	atomic_init(&c->run.counting, 0);
 	atomic_init(&c->run.cancel, 0);
+	pthread_mutex_init(&c->run.cancel_lock, NULL);
 	*counter = c;
 	return GPUHIST_OK;
 }
@@ -188,8 +189,10 @@ int gpuhist_free(gpuhist_counter *c)
 		left_running = c->run.backend->ops->destroy(c->run.backend);
 	/* A GPU still starting reads the counter's options: they stay, with
 	 * the counter, until the process ends. */
-	if (!left_running)
+	if (!left_running) {
+		pthread_mutex_destroy(&c->run.cancel_lock);
 		free(c);
+	}
 	return left_running;
 }
 
@@ -352,11 +355,16 @@ static int count_inputs(gpuhist_counter *c,
 		return GPUHIST_ERR_ARGUMENT;
 	if (!n)
 		return GPUHIST_OK;
-	status = open_backend(c, inputs, n);
-	if (status)
-		return status;
+	/* Begun before the backend opens (a GPU may take a while), so that
+	 * a cancel meanwhile is kept. */
 	bool began = gh_counter_begin(c);
 
+	status = open_backend(c, inputs, n);
+	if (status) {
+		if (began)
+			gh_counter_end(c);
+		return status;
+	}
 	failed = gh_count_inputs(&c->run, inputs, n, fn, ctx, c->message,
 				 sizeof(c->message));
 	bool cancelled = atomic_load(&c->run.cancel);
@@ -371,24 +379,38 @@ static int count_inputs(gpuhist_counter *c,
 	       : cancelled ? GPUHIST_ERR_CANCELLED : GPUHIST_ERR_INPUT;
 }
 
+/* counting and cancel change under cancel_lock, so that a cancel never
+ * lands between a count's end and the next one's start. */
 bool gh_counter_begin(struct gpuhist_counter *c)
 {
-	if (atomic_exchange(&c->run.counting, 1))
-		return false;
-	atomic_store(&c->run.cancel, 0);
-	return true;
+	bool began = false;
+
+	pthread_mutex_lock(&c->run.cancel_lock);
+	if (!atomic_load(&c->run.counting)) {
+		atomic_store(&c->run.counting, 1);
+		atomic_store(&c->run.cancel, 0);
+		began = true;
+	}
+	pthread_mutex_unlock(&c->run.cancel_lock);
+	return began;
 }
 
 void gh_counter_end(struct gpuhist_counter *c)
 {
+	pthread_mutex_lock(&c->run.cancel_lock);
 	atomic_store(&c->run.counting, 0);
 	atomic_store(&c->run.cancel, 0);
+	pthread_mutex_unlock(&c->run.cancel_lock);
 }
 
 void gpuhist_cancel(gpuhist_counter *c)
 {
-	if (c && atomic_load(&c->run.counting))
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->run.cancel_lock);
+	if (atomic_load(&c->run.counting))
 		atomic_store(&c->run.cancel, 1);
+	pthread_mutex_unlock(&c->run.cancel_lock);
 }
 
 /* The public entry points' common start: the counter's message cleared

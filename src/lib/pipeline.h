@@ -2,6 +2,7 @@
 #ifndef GH_PIPELINE_H
 #define GH_PIPELINE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,8 @@ struct gh_run {
 					     * sizes, if all are sized; else 0 */
 	_Atomic(const struct gh_decoding *) decoding;   /* of the last
 					     * compressed input, if any */
+	pthread_mutex_t cancel_lock;        /* orders counting and cancel's
+					     * changes (not their reads) */
 	atomic_int counting;                /* a count (or a push) is under way */
 	atomic_int cancel;                  /* ... and is cancelled (the
 					     * backend's cancel points here) */

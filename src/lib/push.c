@@ -181,7 +181,11 @@ static int flush(struct gpuhist_push *p)
 		if (n < 0) {
 			/* The count ended (EPIPE): what it left stands.  An
 			 * input that ended well before all was written took
-			 * what it needed (trailing bytes bzip2 ignores). */
+			 * what it needed (trailing bytes bzip2 ignores).  Any
+			 * other failure ends the input here, so that the
+			 * count, waiting for more, sees its end. */
+			if (errno != EPIPE)
+				shutdown(p->fd[1], SHUT_WR);
 			p->fill = 0;
 			return ended(p);
 		}

@@ -48,10 +48,9 @@
 
 /* Segments a thread at most, so that the last round is a small part. */
 #define SEGMENTS_PER_THREAD 4
-/* Bytes read at a time looking for a member header, and how many of
- * them a header may need (overlapping reads). */
+/* Bytes read at a time looking for a member header; a header longer than
+ * this (a name of 256 KiB) is not taken for one. */
 #define LOOK_BYTES (256 * 1024)
-#define HEADER_LOOK 1024
 /* Output a member must decode to be taken for one. */
 #define PROBE_BYTES (32 * 1024)
 #define SEGMENTS_MAX (SEGMENTS_PER_THREAD * GH_READERS_MAX)
@@ -62,20 +61,23 @@ static const struct gh_decoding by_zlib = {
 	"gzip", "zlib, members in parallel" };
 
 /*
- * Whether the len bytes at p can begin a gzip member whose deflate data
- * starts within them: magic, deflate, no reserved flag, the optional
- * fields inside, and a first block type that exists (RFC 1952, 1951).
+ * Whether the len bytes at p begin a gzip member whose deflate data starts
+ * within them: magic, deflate, no reserved flag, the optional fields
+ * inside, and a first block type that exists (RFC 1952, 1951).  1: yes;
+ * 0: no; -1: the bytes end first (a header may be long: its name and
+ * comment have no bound, its extra field 64 KiB).
  */
-static bool member_at(const unsigned char *p, size_t len)
+static int member_at(const unsigned char *p, size_t len)
 {
 	size_t at = 10;
 
-	if (len < 11 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 ||
-	    (p[3] & 0xe0))
-		return false;
+	if (len < 11)
+		return -1;
+	if (p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 0xe0))
+		return 0;
 	if (p[3] & 0x04) {              /* FEXTRA: its length, then it */
 		if (len < 12)
-			return false;
+			return -1;
 		at += 2 + (size_t)(p[10] | p[11] << 8);
 	}
 	for (int flag = 0x08; flag <= 0x10; flag <<= 1) {  /* FNAME, FCOMMENT */
@@ -87,7 +89,9 @@ static bool member_at(const unsigned char *p, size_t len)
 	}
 	if (p[3] & 0x02)                /* FHCRC */
 		at += 2;
-	return at < len && (p[at] >> 1 & 3) != 3;
+	if (at >= len)
+		return -1;
+	return (p[at] >> 1 & 3) != 3;
 }
 
 /* Whether a member that decodes begins at `at`: its first 32 KiB of
@@ -104,44 +108,64 @@ static bool decodes_at(int fd, uint64_t at, uint64_t end)
 	return ok;
 }
 
-/* The first member header at or after `from` and before `limit` (one that
+/*
+ * The first member header at or after `from` and before `limit` (one that
  * parses and decodes: decodes_at), or `limit` where there is none; end:
- * where the span ends. */
+ * where the span ends.  Each place is judged on the LOOK_BYTES from it,
+ * whichever scan comes to it, so that scans from two points agree on
+ * every place both pass: the cuts never cross.  *failed: memory or a read
+ * failed (the answer is then `limit`, and means nothing).
+ */
 static uint64_t header_from(int fd, uint64_t from, uint64_t limit,
-			    uint64_t end)
+			    uint64_t end, bool *failed)
 {
-	unsigned char *buf = malloc(LOOK_BYTES);
+	unsigned char *buf = malloc(LOOK_BYTES), *again = malloc(LOOK_BYTES);
 	uint64_t at = from, found = limit;
 
-	while (buf && at < limit) {
-		/* Reads overlap by a header's most bytes looked at here. */
+	*failed = !buf || !again;
+	while (!*failed && at < limit) {
 		size_t len = end - at < LOOK_BYTES ? (size_t)(end - at)
 						   : LOOK_BYTES;
 		size_t i = 0;
 
-		if (!gh_read_at(fd, buf, len, at))
+		if (!gh_read_at(fd, buf, len, at)) {
+			*failed = true;
 			break;
+		}
 		for (;;) {
 			const unsigned char *q = memchr(buf + i, 0x1f, len - i);
+			int is;
 
 			if (!q)
 				break;
 			i = (size_t)(q - buf);
 			if (at + i >= limit)
 				break;
-			if (member_at(q, len - i) && decodes_at(fd, at + i, end)) {
+			is = member_at(q, len - i);
+			if (is < 0 && i > 0) {
+				/* Cut off by this read: judged on its own. */
+				size_t more = end - (at + i) < LOOK_BYTES
+					      ? (size_t)(end - (at + i))
+					      : LOOK_BYTES;
+
+				if (!gh_read_at(fd, again, more, at + i)) {
+					*failed = true;
+					goto out;
+				}
+				is = member_at(again, more);
+			}
+			if (is > 0 && decodes_at(fd, at + i, end)) {
 				found = at + i;
 				goto out;
 			}
 			i++;
 		}
-		if (at + len >= end)
-			break;
-		at += len - HEADER_LOOK;
+		at += len;
 	}
 out:
 	free(buf);
-	return found;
+	free(again);
+	return *failed ? limit : found;
 }
 
 int gh_members_threads(const struct gh_file_span *file, int threads)
@@ -151,13 +175,15 @@ int gh_members_threads(const struct gh_file_span *file, int threads)
 	 * members small enough for every thread to have one. */
 	uint64_t reach = file->size / (uint64_t)(threads > 0 ? threads : 1);
 
+	bool failed;
+
 	if (threads < 2)
 		return 0;
 	for (uint64_t j = 1; j < 8; j += 2) {
 		uint64_t point = file->start + file->size / 8 * j;
 
-		if (header_from(file->fd, point, point + reach, end) >=
-		    point + reach)
+		if (header_from(file->fd, point, point + reach, end, &failed) >=
+		    point + reach || failed)
 			return 0;
 	}
 	return threads;
@@ -212,10 +238,14 @@ static uint64_t cut_of(struct mp *p, int k)
 	 * again and again. */
 	uint64_t step = (p->end - p->start) / (uint64_t)p->segments;
 
+	bool failed;
+
 	point = p->start + step * (uint64_t)k;
 	known = header_from(p->fd, point,
 			    p->end - point > 8 * step ? point + 8 * step : p->end,
-			    p->end);
+			    p->end, &failed);
+	if (failed)
+		atomic_store(&p->bad, 1);
 	atomic_store(&p->cut[k], known + 1);
 	return known;
 }
@@ -230,7 +260,11 @@ static bool decode_segment(struct mp *p, int s)
 	uint64_t out = 0;
 	bool ok;
 
-	if (from >= to) {               /* two points, one header: empty */
+	if (from > to) {                /* crossed: a scan gave up */
+		atomic_store(&p->bad, 1);
+		return false;
+	}
+	if (from == to) {               /* two points, one header: empty */
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, (uint64_t)s, 0)) {
 			backend_failed(p, "out of memory for the edges of chunks");
