@@ -30,6 +30,7 @@
 #include "gzip_parallel.h"
 #include "inflate.h"
 #include "magic.h"
+#include "pieces_state.h"
 #include "read_at.h"
 
 /* A BGZF member's most bytes (BSIZE is 16 bits). */
@@ -54,9 +55,7 @@ struct bp {
 	uint64_t cursor;                /* the next batch's first byte */
 	uint64_t out_cursor;            /* its output's offset */
 	uint64_t batches, members;
-	atomic_int bad;                 /* not BGZF, invalid, a read: serial */
-	atomic_int backend_failed;
-	_Atomic(const char *) why;      /* the first backend failure's */
+	struct gh_pieces_state st;  /* how the run ends */
 };
 
 static uint32_t le16(const unsigned char *p)
@@ -107,7 +106,7 @@ static int next_batch(struct bp *p, unsigned char *buf, struct batch *bt)
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->cursor < p->end && !atomic_load(&p->bad)) {
+	if (p->cursor < p->end && !atomic_load(&p->st.bad)) {
 		uint64_t want = p->end - p->cursor, at = 0;
 
 		if (want > p->read_bytes)
@@ -154,14 +153,6 @@ struct bp_thread {
 	uint64_t batch_out;             /* its bytes submitted so far */
 };
 
-static void backend_failed(struct bp *p, const char *why)
-{
-	const char *none = NULL;
-
-	atomic_compare_exchange_strong(&p->why, &none, why);
-	atomic_store(&p->backend_failed, 1);
-}
-
 /* Submits the thread's chunk (fill bytes, or none when bad); false when
  * the backend failed. */
 static bool submit_chunk(struct bp_thread *t, bool bad)
@@ -180,7 +171,7 @@ static bool submit_chunk(struct bp_thread *t, bool bad)
 					    .offset = t->bt->base + t->batch_out });
 
 	if (why) {
-		backend_failed(p, why);
+		gh_pieces_backend_failed(&p->st, why);
 		return false;
 	}
 	t->batch_out += t->fill;
@@ -200,14 +191,14 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 	const char *why;
 
 	if (t->inf->reset(t->inf)) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	for (;;) {
 		if (!t->c) {
 			t->c = b->ops->acquire(b);
 			if (!t->c) {
-				backend_failed(p, b->error);
+				gh_pieces_backend_failed(&p->st, b->error);
 				return false;
 			}
 			t->fill = 0;
@@ -221,7 +212,7 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 		t->fill = (size_t)(next - t->c->data);
 		if (s == GH_INFLATE_ERROR ||
 		    (s == GH_INFLATE_MORE && !in_len && room)) {
-			atomic_store(&p->bad, 1);       /* the verdict: serial */
+			gh_pieces_bad(&p->st);       /* the verdict: serial */
 			return false;
 		}
 		if (!room && !submit_chunk(t, false))
@@ -232,7 +223,7 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 	/* The member ends where its size field says, and decodes to the
 	 * size its trailer says (exactly: a member is under 64 KiB). */
 	if (in != m + len || out != le32(m + len - 4)) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	return true;
@@ -248,11 +239,11 @@ static void *decode_batches(void *arg)
 	t.inf = gh_inflater_new();
 	t.buf = malloc(p->read_bytes);
 	if (!t.inf || !t.buf) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		goto out;
 	}
 	t.bt = &bt;
-	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
+	while (gh_pieces_going(&p->st) &&
 	       (got = next_batch(p, t.buf, &bt)) > 0) {
 		uint64_t at = 0;
 
@@ -273,16 +264,16 @@ static void *decode_batches(void *arg)
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, bt.index,
 				       t.batch_out)) {
-			backend_failed(p, "out of memory for the edges of chunks");
+			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
 		if (p->progress)
 			p->progress(p->ctx, bt.out, bt.at + bt.len);
 	}
 	if (got < 0)
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 out:
-	submit_chunk(&t, atomic_load(&p->bad));
+	submit_chunk(&t, atomic_load(&p->st.bad));
 	if (t.inf)
 		t.inf->free(t.inf);
 	free(t.buf);
@@ -296,32 +287,18 @@ enum gh_pieces_result gh_bgzf_pieces(struct gh_pieces_job *job)
 			.progress = job->progress, .ctx = job->ctx,
 			.cursor = job->start,
 			.batch_bytes = gh_gzip_region(job->size, job->threads) };
-	pthread_t tids[GH_READERS_MAX];
-	int started = 0, threads = job->threads;
+	int threads = job->threads;
 
 	p.read_bytes = p.batch_bytes + MEMBER_MAX;
 	pthread_mutex_init(&p.lock, NULL);
-	atomic_init(&p.bad, 0);
-	atomic_init(&p.backend_failed, 0);
-	atomic_init(&p.why, NULL);
-	if (threads > GH_READERS_MAX)
-		threads = GH_READERS_MAX;
+	gh_pieces_state_init(&p.st);
 	/* The calling thread decodes too. */
-	while (started < threads - 1 &&
-	       pthread_create(&tids[started], NULL, decode_batches, &p) == 0)
-		started++;
-	decode_batches(&p);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	gh_pieces_run(threads, decode_batches, &p);
 	pthread_mutex_destroy(&p.lock);
 	job->decoding = &in_members;
 	snprintf(job->summary, sizeof(job->summary),
 		 "%llu regions of whole BGZF members (%llu members)",
 		 (unsigned long long)p.batches,
 		 (unsigned long long)p.members);
-	if (atomic_load(&p.backend_failed)) {
-		job->why = atomic_load(&p.why);
-		return GH_PIECES_FAILED;
-	}
-	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
+	return gh_pieces_verdict(&p.st, job);
 }

@@ -44,6 +44,7 @@
 #include "gunzip.h"
 #include "gzip_parallel.h"
 #include "members_parallel.h"
+#include "pieces_state.h"
 #include "read_at.h"
 
 /* Segments a thread at most, so that the last round is a small part. */
@@ -205,18 +206,8 @@ struct mp {
 	atomic_int next;                /* the next segment to take */
 	atomic_uint_least64_t members;
 	atomic_bool zlib;               /* the inflater is zlib's */
-	atomic_int bad;                 /* invalid, a read, memory: serial */
-	atomic_int backend_failed;
-	_Atomic(const char *) why;      /* the first backend failure's */
+	struct gh_pieces_state st;  /* how the run ends */
 };
-
-static void backend_failed(struct mp *p, const char *why)
-{
-	const char *none = NULL;
-
-	atomic_compare_exchange_strong(&p->why, &none, why);
-	atomic_store(&p->backend_failed, 1);
-}
 
 /* Where segment k begins: the first member header at or after its point
  * (the span's start and end for the first and past the last). */
@@ -245,7 +236,7 @@ static uint64_t cut_of(struct mp *p, int k)
 			    p->end - point > 8 * step ? point + 8 * step : p->end,
 			    p->end, &failed);
 	if (failed)
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 	atomic_store(&p->cut[k], known + 1);
 	return known;
 }
@@ -261,13 +252,13 @@ static bool decode_segment(struct mp *p, int s)
 	bool ok;
 
 	if (from > to) {                /* crossed: a scan gave up */
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	if (from == to) {               /* two points, one header: empty */
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, (uint64_t)s, 0)) {
-			backend_failed(p, "out of memory for the edges of chunks");
+			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			return false;
 		}
 		return true;
@@ -282,7 +273,7 @@ static bool decode_segment(struct mp *p, int s)
 		int64_t got;
 
 		if (!c) {
-			backend_failed(p, b->error);
+			gh_pieces_backend_failed(&p->st, b->error);
 			ok = false;
 			break;
 		}
@@ -294,13 +285,13 @@ static bool decode_segment(struct mp *p, int s)
 			why = gh_submit(NULL, b, p->input, c, 0,
 					gh_place_at(0));
 			if (why) {
-				backend_failed(p, why);
+				gh_pieces_backend_failed(&p->st, why);
 			} else if (got < 0) {
-				atomic_store(&p->bad, 1);
+				gh_pieces_bad(&p->st);
 			} else if (p->joins && p->joins->seams &&
 				   gh_seams_end_piece(p->joins->seams,
 						      (uint64_t)s, out)) {
-				backend_failed(p, "out of memory for the edges of chunks");
+				gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 				why = "";
 			}
 			ok = got == 0 && !why;
@@ -311,7 +302,7 @@ static bool decode_segment(struct mp *p, int s)
 						   .start = out });
 		out += (uint64_t)got;
 		if (why) {
-			backend_failed(p, why);
+			gh_pieces_backend_failed(&p->st, why);
 			ok = false;
 			break;
 		}
@@ -319,7 +310,7 @@ static bool decode_segment(struct mp *p, int s)
 			p->progress(p->ctx, (uint64_t)got, 0);
 	}
 	if (!g) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 	} else {
 		atomic_fetch_add(&p->members, gh_gunzip_members(g));
 		if (!strcmp(gh_gunzip_engine(g), "zlib"))
@@ -336,7 +327,7 @@ static void *decode_segments(void *arg)
 	struct mp *p = arg;
 	int s;
 
-	while (!atomic_load(&p->bad) && !atomic_load(&p->backend_failed) &&
+	while (gh_pieces_going(&p->st) &&
 	       (s = atomic_fetch_add(&p->next, 1)) < p->segments)
 		if (!decode_segment(p, s))
 			break;
@@ -346,8 +337,7 @@ static void *decode_segments(void *arg)
 enum gh_pieces_result gh_members_pieces(struct gh_pieces_job *job)
 {
 	struct mp *p = calloc(1, sizeof(*p));
-	pthread_t tids[GH_READERS_MAX];
-	int started = 0, threads = job->threads;
+	int threads = job->threads;
 	/* A segment is a region of the speculative decoder at least (128 KiB
 	 * to 1 MiB; GPUHIST_GZIP_REGION for tests). */
 	uint64_t least = gh_gzip_region(job->size, threads);
@@ -385,29 +375,17 @@ enum gh_pieces_result gh_members_pieces(struct gh_pieces_job *job)
 	atomic_init(&p->next, 0);
 	atomic_init(&p->members, 0);
 	atomic_init(&p->zlib, false);
-	atomic_init(&p->bad, 0);
-	atomic_init(&p->backend_failed, 0);
-	atomic_init(&p->why, NULL);
+	gh_pieces_state_init(&p->st);
 	if (threads > p->segments)
 		threads = p->segments;
 	/* The calling thread decodes too. */
-	while (started < threads - 1 &&
-	       pthread_create(&tids[started], NULL, decode_segments, p) == 0)
-		started++;
-	decode_segments(p);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	gh_pieces_run(threads, decode_segments, p);
 	job->decoding = atomic_load(&p->zlib) ? &by_zlib : &by_isal;
 	snprintf(job->summary, sizeof(job->summary),
 		 "%d segments of whole members (%llu members)",
 		 atomic_load(&p->used),
 		 (unsigned long long)atomic_load(&p->members));
-	if (atomic_load(&p->backend_failed)) {
-		job->why = atomic_load(&p->why);
-		res = GH_PIECES_FAILED;
-	} else {
-		res = atomic_load(&p->bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
-	}
+	res = gh_pieces_verdict(&p->st, job);
 	free(p);
 	return res;
 }

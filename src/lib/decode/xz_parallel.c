@@ -32,6 +32,7 @@
 
 #include <lzma.h>
 
+#include "pieces_state.h"
 #include "read_at.h"
 #include "xz_parallel.h"
 
@@ -56,9 +57,7 @@ struct xp {
 	pthread_mutex_t lock;       /* guards iter and blocks */
 	lzma_index_iter iter;       /* the next block */
 	uint64_t blocks;
-	atomic_int bad;             /* invalid data, a read, memory: serial */
-	atomic_int backend_failed;
-	_Atomic(const char *) why;  /* the first backend failure's reason */
+	struct gh_pieces_state st;  /* how the run ends */
 };
 
 /* One block as the index lists it. */
@@ -71,14 +70,6 @@ struct xp_block {
 	uint64_t base;              /* the file's decoded bytes before it */
 	lzma_check check;
 };
-
-static void backend_failed(struct xp *p, const char *why)
-{
-	const char *none = NULL;
-
-	atomic_compare_exchange_strong(&p->why, &none, why);
-	atomic_store(&p->backend_failed, 1);
-}
 
 /*
  * The index of the file span [start, start + size): every stream's, joined
@@ -130,7 +121,7 @@ static int next_block(struct xp *p, struct xp_block *blk)
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
-	if (!atomic_load(&p->bad) &&
+	if (!atomic_load(&p->st.bad) &&
 	    !lzma_index_iter_next(&p->iter, LZMA_INDEX_ITER_BLOCK)) {
 		const lzma_index_iter *it = &p->iter;
 
@@ -180,7 +171,7 @@ static bool submit_chunk(struct xp_thread *t, bool bad)
 						      t->block_out });
 
 	if (why) {
-		backend_failed(p, why);
+		gh_pieces_backend_failed(&p->st, why);
 		return false;
 	}
 	t->block_out += t->fill;
@@ -246,7 +237,7 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 	lzma_ret ret = LZMA_OK;
 
 	if (!header) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	while (ret == LZMA_OK) {
@@ -255,7 +246,7 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 							       : XP_READ_BYTES;
 
 			if (want && !gh_read_at(p->fd, t->in, want, p->start + at)) {
-				atomic_store(&p->bad, 1);  /* cut short, say */
+				gh_pieces_bad(&p->st);  /* cut short, say */
 				return false;
 			}
 			at += want;
@@ -265,7 +256,7 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 		if (!t->c) {
 			t->c = b->ops->acquire(b);
 			if (!t->c) {
-				backend_failed(p, b->error);
+				gh_pieces_backend_failed(&p->st, b->error);
 				return false;
 			}
 			t->fill = 0;
@@ -280,7 +271,7 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 	}
 	/* The block ended where the index says, every byte of it read. */
 	if (ret != LZMA_STREAM_END || at != end || t->s.avail_in) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	return true;
@@ -294,10 +285,10 @@ static void *decode_blocks(void *arg)
 
 	t.in = malloc(XP_READ_BYTES);
 	if (!t.in) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return NULL;
 	}
-	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
+	while (gh_pieces_going(&p->st) &&
 	       next_block(p, &blk)) {
 		t.blk = &blk;
 		t.block_out = 0;
@@ -310,13 +301,13 @@ static void *decode_blocks(void *arg)
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, blk.index,
 				       t.block_out)) {
-			backend_failed(p, "out of memory for the edges of chunks");
+			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
 		if (p->progress)
 			p->progress(p->ctx, blk.decoded, blk.at + blk.total);
 	}
-	submit_chunk(&t, atomic_load(&p->bad));
+	submit_chunk(&t, atomic_load(&p->st.bad));
 	lzma_end(&t.s);
 	free(t.in);
 	return NULL;
@@ -369,9 +360,8 @@ enum gh_pieces_result gh_xz_pieces(struct gh_pieces_job *job)
 	struct xp p = { .b = job->b, .input = job->input, .joins = job->joins,
 			.fd = job->fd, .start = job->start,
 			.progress = job->progress, .ctx = job->ctx };
-	pthread_t tids[GH_READERS_MAX];
 	lzma_index *idx = read_index(p.fd, job->start, job->size);
-	int started = 0, threads = job->threads;
+	int threads = job->threads;
 
 	if (!idx)
 		return GH_PIECES_SERIAL;
@@ -394,16 +384,9 @@ enum gh_pieces_result gh_xz_pieces(struct gh_pieces_job *job)
 	p.thread_memory = GH_XZ_THREADS_MEMORY / (uint64_t)threads;
 	lzma_index_iter_init(&p.iter, idx);
 	pthread_mutex_init(&p.lock, NULL);
-	atomic_init(&p.bad, 0);
-	atomic_init(&p.backend_failed, 0);
-	atomic_init(&p.why, NULL);
+	gh_pieces_state_init(&p.st);
 	/* The calling thread decodes too. */
-	while (started < threads - 1 &&
-	       pthread_create(&tids[started], NULL, decode_blocks, &p) == 0)
-		started++;
-	decode_blocks(&p);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	gh_pieces_run(threads, decode_blocks, &p);
 	pthread_mutex_destroy(&p.lock);
 	job->decoding = &in_parallel;
 	lzma_vli streams = lzma_index_stream_count(idx);
@@ -412,9 +395,5 @@ enum gh_pieces_result gh_xz_pieces(struct gh_pieces_job *job)
 		 (unsigned long long)lzma_index_block_count(idx),
 		 (unsigned long long)streams, streams == 1 ? "" : "s");
 	lzma_index_end(idx, NULL);
-	if (atomic_load(&p.backend_failed)) {
-		job->why = atomic_load(&p.why);
-		return GH_PIECES_FAILED;
-	}
-	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
+	return gh_pieces_verdict(&p.st, job);
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pieces_state.h"
 #include "read_at.h"
 #include "zstd_limits.h"
 #include "zstd_parallel.h"
@@ -48,21 +49,9 @@ struct zp {
 	pthread_mutex_t lock;       /* guards cursor and frames */
 	uint64_t cursor;            /* where the next frame begins */
 	uint64_t frames;
-	atomic_int bad;             /* invalid data, a read, memory: serial */
+	struct gh_pieces_state st;  /* how the run ends */
 	atomic_int unsized;         /* ... or a frame -s cannot place */
-	atomic_int backend_failed;
-	_Atomic(const char *) why;  /* the first backend failure's reason */
 };
-
-/* Remembers that the backend (or memory for the chunks' edges) failed, and
- * the first reason. */
-static void backend_failed(struct zp *p, const char *why)
-{
-	const char *none = NULL;
-
-	atomic_compare_exchange_strong(&p->why, &none, why);
-	atomic_store(&p->backend_failed, 1);
-}
 
 /*
  * The length of the frame at `at` (a zstd frame or a skippable one), from
@@ -146,7 +135,7 @@ static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
 	int ret = 0;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->cursor < p->end && !atomic_load(&p->bad)) {
+	if (p->cursor < p->end && !atomic_load(&p->st.bad)) {
 		uint64_t n = frame_length(p->fd, p->cursor, p->end, content);
 
 		/* Statistics: a frame of unknown size leaves the offsets
@@ -200,7 +189,7 @@ static bool submit_chunk(struct zp_thread *t, bool bad)
 								 t->frame_out });
 
 	if (why) {
-		backend_failed(p, why);
+		gh_pieces_backend_failed(&p->st, why);
 		return false;
 	}
 	t->frame_out += t->fill;
@@ -224,7 +213,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 		ZSTD_inBuffer in = { t->in, want, 0 };
 
 		if (!gh_read_at(p->fd, t->in, want, at + done)) {
-			atomic_store(&p->bad, 1);       /* cut short, say */
+			gh_pieces_bad(&p->st);       /* cut short, say */
 			return false;
 		}
 		done += want;
@@ -232,7 +221,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 			if (!t->c) {
 				t->c = b->ops->acquire(b);
 				if (!t->c) {
-					backend_failed(p, b->error);
+					gh_pieces_backend_failed(&p->st, b->error);
 					return false;
 				}
 				t->fill = 0;
@@ -248,7 +237,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 			    (ret && done == len && in.pos == in.size &&
 			     out.pos < out.size)) {
 				/* Refused, or the frame's bytes ran out. */
-				atomic_store(&p->bad, 1);
+				gh_pieces_bad(&p->st);
 				return false;
 			}
 			if (t->fill == t->c->backend->chunk_bytes &&
@@ -256,7 +245,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 				return false;
 			if (!ret) {             /* the frame ended: there */
 				if (in.pos != in.size || done != len) {
-					atomic_store(&p->bad, 1);
+					gh_pieces_bad(&p->st);
 					return false;
 				}
 				break;
@@ -264,7 +253,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 		}
 	}
 	if (ret) {                      /* the frame did not end */
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		return false;
 	}
 	return true;
@@ -280,10 +269,10 @@ static void *decode_frames(void *arg)
 	t.d = gh_zstd_dctx_new();
 	t.in = malloc(ZP_READ_BYTES);
 	if (!t.d || !t.in) {
-		atomic_store(&p->bad, 1);
+		gh_pieces_bad(&p->st);
 		goto out;
 	}
-	while (!atomic_load(&p->backend_failed) && !atomic_load(&p->bad) &&
+	while (gh_pieces_going(&p->st) &&
 	       (got = next_frame(p, &at, &len, &index, &content, &base)) > 0) {
 		uint64_t decoded = 0;
 
@@ -298,20 +287,20 @@ static void *decode_frames(void *arg)
 		if (p->joins && !submit_chunk(&t, false))
 			break;
 		if (p->offsets && t.frame_out != content) {
-			atomic_store(&p->bad, 1);       /* not as declared */
+			gh_pieces_bad(&p->st);       /* not as declared */
 			break;
 		}
 		if (p->joins && p->joins->seams &&
 		    gh_seams_end_piece(p->joins->seams, index, t.frame_out)) {
-			backend_failed(p, "out of memory for the edges of chunks");
+			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
 		if (p->progress)
 			p->progress(p->ctx, decoded, at + len);
 	}
 	if (got < 0)
-		atomic_store(&p->bad, 1);
-	submit_chunk(&t, atomic_load(&p->bad));
+		gh_pieces_bad(&p->st);
+	submit_chunk(&t, atomic_load(&p->st.bad));
 out:
 	ZSTD_freeDCtx(t.d);
 	free(t.in);
@@ -325,9 +314,8 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 			.fd = job->fd, .end = job->start + job->size,
 			.progress = job->progress, .ctx = job->ctx,
 			.cursor = job->start };
-	pthread_t tids[GH_READERS_MAX];
 	uint64_t first, first_content;
-	int started = 0, threads = job->threads;
+	int threads = job->threads;
 
 	first = frame_length(p.fd, job->start, p.end, &first_content);
 	if (!first)
@@ -335,28 +323,17 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 	if (first == job->size)
 		return GH_PIECES_IN_ORDER;
 	pthread_mutex_init(&p.lock, NULL);
-	atomic_init(&p.bad, 0);
 	atomic_init(&p.unsized, 0);
-	atomic_init(&p.backend_failed, 0);
-	atomic_init(&p.why, NULL);
-	if (threads > GH_READERS_MAX)
-		threads = GH_READERS_MAX;
+	gh_pieces_state_init(&p.st);
 	/* The calling thread decodes too. */
-	while (started < threads - 1 &&
-	       pthread_create(&tids[started], NULL, decode_frames, &p) == 0)
-		started++;
-	decode_frames(&p);
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	gh_pieces_run(threads, decode_frames, &p);
 	pthread_mutex_destroy(&p.lock);
 	job->decoding = &in_parallel;
 	snprintf(job->summary, sizeof(job->summary), "%llu frames",
 		 (unsigned long long)p.frames);
-	if (atomic_load(&p.backend_failed)) {
-		job->why = atomic_load(&p.why);
-		return GH_PIECES_FAILED;
-	}
-	if (atomic_load(&p.unsized))
+	enum gh_pieces_result res = gh_pieces_verdict(&p.st, job);
+
+	if (res != GH_PIECES_FAILED && atomic_load(&p.unsized))
 		job->why = "its frames do not all say their size, which -s needs to join them in parallel";
-	return atomic_load(&p.bad) ? GH_PIECES_SERIAL : GH_PIECES_DONE;
+	return res;
 }
