@@ -20,11 +20,14 @@ skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 ok() {
 	test_no=$((test_no + 1))
 	if [ "$1" -eq 0 ]; then
-		echo "ok $test_no - $2"
+		echo "ok $test_no - $2${TODO:+ # TODO $TODO}"
 	else
-		echo "not ok $test_no - $2"
+		echo "not ok $test_no - $2${TODO:+ # TODO $TODO}"
 	fi
 }
+
+# (With TODO set, a test says what is known not to work yet, TAP's way:
+# its failure is expected.)
 
 # check DESCRIPTION COMMAND...: passes when the command succeeds.
 check() {

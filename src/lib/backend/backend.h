@@ -52,6 +52,39 @@ struct gh_chunk {
 	unsigned char phase;
 };
 
+/* The bytes at each end of a chunk that joining chunks needs (seams.c,
+ * edges.c): all a backend that decodes on a device copies back. */
+#define GH_ENDS_BYTES 16
+
+/*
+ * A batch of whole gzip members that a backend decodes where it counts
+ * them (the GPU, with nvCOMP: members_* below).  The backend hands one out
+ * with room; the caller reads the members into in, back to back, and
+ * lists them (n, and each one's bytes, ISIZE and CRC-32 from its trailer,
+ * total output `out`); members_decode() decodes and checks them all; the
+ * caller cuts the output at its edges (the chunk's from, to and phase,
+ * from head and tail) and members_count() counts it; the caller may fill
+ * it again, and at last gives it back with members_release().
+ */
+struct gh_members {
+	struct gh_backend *backend;     /* the backend that owns it */
+	int slot;                       /* that backend's own index */
+	unsigned char *in;              /* in_room bytes */
+	uint64_t at;                    /* the members begin at in + at */
+	uint64_t in_room;
+	uint64_t out_room;              /* most output a batch may have */
+	uint32_t member_out_max;        /* most output of one member */
+	uint32_t most;                  /* most members in a batch */
+	uint32_t n;                     /* the batch: its members, */
+	uint32_t *len, *isize, *crc;    /* each one's bytes and trailer */
+	uint64_t out;                   /* the sum of their ISIZEs */
+	/* After members_decode(): the output's first and last bytes (all of
+	 * them where it has fewer than GH_ENDS_BYTES). */
+	unsigned char head[GH_ENDS_BYTES], tail[GH_ENDS_BYTES];
+	/* Where its code points and statistics begin (seams.c, edges.c). */
+	struct gh_chunk cut;
+};
+
 struct gh_backend;
 
 /* What a backend does; one const table a kind of backend. */
@@ -80,6 +113,21 @@ struct gh_backend_ops {
 	 * to the end of the process and returns 1: the caller then ends it
 	 * with _exit(), which does not wait for the driver. */
 	int (*destroy)(struct gh_backend *b);
+	/* Batches of gzip members decoded by the backend (NULL where it
+	 * cannot: no GPU, or no nvCOMP).  members_acquire() waits for a free
+	 * batch; NULL: none now (auto before its GPU is up; the caller
+	 * decodes on the CPU).  members_decode() returns 1 when every member
+	 * decoded to its ISIZE and CRC-32, 0 when not (the caller decodes
+	 * the batch itself, from in, then releases it), -1 when the backend
+	 * failed.  members_count() queues the count of its output as
+	 * input's next bytes (cut.from, cut.to, cut.phase as for a chunk);
+	 * the batch may then be filled and decoded again.
+	 * members_release() gives the batch back (counted or not). */
+	struct gh_members *(*members_acquire)(struct gh_backend *b);
+	int (*members_decode)(struct gh_backend *b, struct gh_members *m);
+	int (*members_count)(struct gh_backend *b, int input,
+			     struct gh_members *m);
+	void (*members_release)(struct gh_backend *b, struct gh_members *m);
 };
 
 struct gh_backend {

@@ -390,6 +390,51 @@ static int auto_destroy(struct gh_backend *b)
 	return 0;
 }
 
+/* Batches of gzip members go to the GPU once it is up (NULL before). */
+static struct gh_members *auto_members_acquire(struct gh_backend *b)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *gpu = atomic_load(&ab->gpu);
+	struct gh_members *m;
+
+	if (!gpu || atomic_load(&ab->gpu_broken) ||
+	    !gpu->ops->members_acquire)
+		return NULL;
+	m = gpu->ops->members_acquire(gpu);
+	if (!m && gpu->error[0])
+		failed(ab, gpu);
+	return m;
+}
+
+static int auto_members_decode(struct gh_backend *b, struct gh_members *m)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *to = m->backend;
+	int ret = to->ops->members_decode(to, m);
+
+	return ret < 0 ? failed(ab, to) : ret;
+}
+
+static int auto_members_count(struct gh_backend *b, int input,
+			      struct gh_members *m)
+{
+	struct auto_backend *ab = (struct auto_backend *)b;
+	struct gh_backend *to = m->backend;
+	uint64_t out = m->out;
+	int id = gpu_input(ab, to, input);
+
+	if (id < 0 || to->ops->members_count(to, id, m))
+		return failed(ab, to);
+	atomic_fetch_add(&ab->gpu_bytes, out);
+	return 0;
+}
+
+static void auto_members_release(struct gh_backend *b, struct gh_members *m)
+{
+	(void)b;
+	m->backend->ops->members_release(m->backend, m);
+}
+
 static const struct gh_backend_ops auto_ops = {
 	.begin = auto_begin,
 	.acquire = auto_acquire,
@@ -398,6 +443,10 @@ static const struct gh_backend_ops auto_ops = {
 	.settle = auto_settle,
 	.unusable = auto_unusable,
 	.destroy = auto_destroy,
+	.members_acquire = auto_members_acquire,
+	.members_decode = auto_members_decode,
+	.members_count = auto_members_count,
+	.members_release = auto_members_release,
 };
 
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,

@@ -19,7 +19,7 @@
  *
  * CUDA keeps a current device per thread, and a kernel must be launched
  * from a thread whose current device owns the stream, so every call that
- * touches one device first makes it current (use_device()).
+ * touches one device first makes it current (gh_gpu_use_device()).
  *
  * Every CUDA call is checked; a failure is written into b->error (the
  * first one wins) and returned, never printed or exited on here.
@@ -43,63 +43,15 @@
 #include <cuda_runtime_api.h>
 
 #include "gh_kernel.h"
+#include "gpu_private.h"
 
 /* Every chunk is counted by one launch, whose counters are 32-bit. */
 _Static_assert(GPUHIST_CHUNK_MAX <= GH_KERNEL_MAX_LEN,
 	       "the largest chunk must fit the kernel's limit");
 
-/* 4 MiB: on an H200, 8 GiB streamed at 50 GB/s with 4 MiB chunks, 37-41
- * with 16 MiB, and the smaller pinned ring starts faster. */
-#define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
-#define GH_GPU_STREAMS_DEFAULT 2
-#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
-/* An input's counters on a device: 256 byte totals, then its chunks'
- * stream sums (pairs, hits). */
-#define SLOT (256 + 2)
-
-/* One entry of --devices: a CUDA device and what this run made on it. */
-struct gpu_device {
-	int id;                     /* CUDA's number for it */
-	int max_blocks;             /* multiprocessors x resident blocks */
-	int sms;
-	char name[64];
-	cudaStream_t *streams;      /* n_streams of them */
-	cudaStream_t totals_stream; /* fetches and zeroes the totals */
-	unsigned long long *d_totals;   /* SLOT for each input that may be open */
-	unsigned long long *d_chars;    /* counting code points:
-					 * GPUHIST_CHAR_BINS for each */
-};
-
-struct gpu_chunk {
-	struct gh_chunk chunk;      /* what readers see: the pinned buffer */
-	unsigned char *dev;
-	struct gpu_device *device;  /* where dev lives */
-	cudaStream_t stream;        /* borrowed from its device's streams */
-	cudaEvent_t counted;        /* recorded after the chunk's kernel */
-	int in_flight;
-};
-
-struct gpu_backend {
-	struct gh_backend base;     /* first: the caller sees only this */
-	int n_devices;
-	struct gpu_device *devices;
-	int n_streams;              /* per device */
-	int n_chunks;
-	struct gpu_chunk *chunks;
-	pthread_mutex_t lock;       /* guards the free queue and error */
-	pthread_cond_t chunk_free;
-	int *free_queue;            /* chunk indices, oldest use first */
-	int q_head, q_len;
-	int failed;
-	int input_open[GH_INPUTS_MAX];
-};
-
-_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t),
-	       "device totals are 64-bit");
-
 /* Records why a CUDA call failed (the first failure of any thread wins);
  * returns -1 for the caller to pass up. */
-static int cuda_failed(struct gh_backend *b, const char *what, cudaError_t err)
+int gh_gpu_failed(struct gh_backend *b, const char *what, cudaError_t err)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 
@@ -112,14 +64,7 @@ static int cuda_failed(struct gh_backend *b, const char *what, cudaError_t err)
 	return -1;
 }
 
-#define CHECK(b, call) do {                                           \
-		cudaError_t err_ = (call);                            \
-		if (err_ != cudaSuccess)                              \
-			return cuda_failed((b), #call, err_);         \
-	} while (0)
-
-/* Makes device id this thread's current one; cheap when it already is. */
-static cudaError_t use_device(int id)
+cudaError_t gh_gpu_use_device(int id)
 {
 	static _Thread_local int current = -1;
 	cudaError_t err;
@@ -189,6 +134,31 @@ static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 	return &c->chunk;
 }
 
+cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
+			 int input, const unsigned char *data, uint64_t len,
+			 uint64_t from, uint64_t to, unsigned phase,
+			 cudaStream_t stream, const char **what)
+{
+	unsigned long long *dt = d->d_totals + SLOT * input;
+	cudaError_t launch = cudaSuccess;
+
+	*what = "the histogram kernel's launch";
+	if (b->chars && from < to)
+		launch = gh_kernel_chars(data, len, from, to, d->d_chars +
+					 (size_t)GPUHIST_CHAR_BINS * input,
+					 d->sms, stream);
+	/* With -m, the byte totals this adds are thrown away in finish():
+	 * only the sums are wanted. */
+	if (launch == cudaSuccess && b->stats)
+		launch = gh_kernel_histogram_stats(data, len, phase, dt,
+						   dt + 256, d->max_blocks,
+						   stream);
+	else if (launch == cudaSuccess && !b->chars)
+		launch = gh_kernel_histogram(data, len, dt, d->max_blocks,
+					     stream);
+	return launch;
+}
+
 static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		      uint64_t len)
 {
@@ -198,7 +168,7 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	cudaError_t err = cudaSuccess;
 	const char *what = NULL;
 
-	if (len && (err = use_device(d->id)) != cudaSuccess) {
+	if (len && (err = gh_gpu_use_device(d->id)) != cudaSuccess) {
 		what = "cudaSetDevice";
 	} else if (len) {
 		err = cudaMemcpyAsync(c->dev, chunk->data, len,
@@ -206,23 +176,10 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		if (err != cudaSuccess) {
 			what = "cudaMemcpyAsync";
 		} else {
-			unsigned long long *dt = d->d_totals + SLOT * input;
-			cudaError_t launch = cudaSuccess;
-
-			if (b->chars && chunk->from < chunk->to)
-				launch = gh_kernel_chars(c->dev, len,
-					chunk->from, chunk->to, d->d_chars +
-					(size_t)GPUHIST_CHAR_BINS * input,
-					d->sms, c->stream);
-			/* With -m, the byte totals this adds are thrown
-			 * away in finish(): only the sums are wanted. */
-			if (launch == cudaSuccess && b->stats)
-				launch = gh_kernel_histogram_stats(c->dev, len,
-					chunk->phase, dt, dt + 256,
-					d->max_blocks, c->stream);
-			else if (launch == cudaSuccess && !b->chars)
-				launch = gh_kernel_histogram(c->dev, len, dt,
-					d->max_blocks, c->stream);
+			const char *launch_what;
+			cudaError_t launch = gh_gpu_count(b, d, input, c->dev,
+				len, chunk->from, chunk->to, chunk->phase,
+				c->stream, &launch_what);
 
 			/* The event goes in even when the launch failed: the
 			 * copy is queued, and the chunk must not be refilled
@@ -230,7 +187,7 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 			err = cudaEventRecord(c->counted, c->stream);
 			if (launch != cudaSuccess) {
 				err = launch;
-				what = "the histogram kernel's launch";
+				what = launch_what;
 			} else if (err != cudaSuccess) {
 				what = "cudaEventRecord";
 			}
@@ -238,7 +195,7 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 		c->in_flight = 1;
 	}
 	release(gb, c);
-	return what ? cuda_failed(b, what, err) : 0;
+	return what ? gh_gpu_failed(b, what, err) : 0;
 }
 
 /* Adds an input's totals on device d into totals, and zeroes them there
@@ -251,7 +208,7 @@ static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
 	unsigned long long *dt = d->d_totals + SLOT * input;
 	uint64_t part[SLOT];
 
-	CHECK(b, use_device(d->id));
+	CHECK(b, gh_gpu_use_device(d->id));
 	/* Every chunk this input submitted is queued on the streams before
 	 * this call, so waiting for the streams waits for all of them (and
 	 * perhaps for other inputs' chunks too, which costs only time). */
@@ -293,7 +250,7 @@ static int fetch_chars(struct gpu_backend *gb, struct gpu_device *d,
 	    (err = cudaMemsetAsync(dc, 0, bytes, d->totals_stream)) !=
 	    cudaSuccess ||
 	    (err = cudaStreamSynchronize(d->totals_stream)) != cudaSuccess)
-		ret = cuda_failed(b, "fetching code points", err);
+		ret = gh_gpu_failed(b, "fetching code points", err);
 	for (uint32_t bin = 0; !ret && bin < GPUHIST_CHAR_BINS; bin++)
 		if (part[bin] && gpuhist_chars_add(chars, bin, part[bin])) {
 			snprintf(b->error, sizeof(b->error),
@@ -333,12 +290,13 @@ static int gpu_destroy(struct gh_backend *b)
 	struct gpu_backend *gb = (struct gpu_backend *)b;
 
 	/* Best effort: a failed device has already been reported. */
+	gh_gpu_members_free(gb);
 	for (int i = 0; gb->chunks && i < gb->n_chunks; i++) {
 		struct gpu_chunk *c = &gb->chunks[i];
 
 		if (!c->device)
 			continue;
-		use_device(c->device->id);
+		gh_gpu_use_device(c->device->id);
 		if (c->in_flight)
 			cudaEventSynchronize(c->counted);
 		if (c->counted)
@@ -349,7 +307,7 @@ static int gpu_destroy(struct gh_backend *b)
 	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
-		use_device(d->id);
+		gh_gpu_use_device(d->id);
 		for (int s = 0; d->streams && s < gb->n_streams; s++)
 			if (d->streams[s])
 				cudaStreamDestroy(d->streams[s]);
@@ -363,6 +321,7 @@ static int gpu_destroy(struct gh_backend *b)
 	free(gb->chunks);
 	free(gb->free_queue);
 	pthread_mutex_destroy(&gb->lock);
+	pthread_mutex_destroy(&gb->members_lock);
 	pthread_cond_destroy(&gb->chunk_free);
 	free(gb);
 	return 0;
@@ -379,7 +338,7 @@ static int device_setup(struct gpu_backend *gb, struct gpu_device *d,
 	int per_sm = 0;
 	cudaError_t err;
 
-	if ((err = use_device(d->id)) != cudaSuccess ||
+	if ((err = gh_gpu_use_device(d->id)) != cudaSuccess ||
 	    (err = cudaGetDeviceProperties(&prop, d->id)) != cudaSuccess ||
 	    (err = gh_kernel_blocks_per_sm(&per_sm)) != cudaSuccess) {
 		snprintf(why, why_len, "device %d: %s", d->id,
@@ -436,7 +395,7 @@ static int chunk_setup(struct gpu_backend *gb, int i)
 	c->chunk.backend = b;
 	c->device = d;
 	c->stream = d->streams[i / gb->n_devices % gb->n_streams];
-	CHECK(b, use_device(d->id));
+	CHECK(b, gh_gpu_use_device(d->id));
 	CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
 	CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
 	CHECK(b, cudaEventCreateWithFlags(&c->counted, cudaEventDisableTiming));
@@ -544,6 +503,12 @@ static const struct gh_backend_ops gpu_ops = {
 	.submit = gpu_submit,
 	.finish = gpu_finish,
 	.destroy = gpu_destroy,
+#ifdef HAVE_NVCOMP
+	.members_acquire = gh_gpu_members_acquire,
+	.members_decode = gh_gpu_members_decode,
+	.members_count = gh_gpu_members_count,
+	.members_release = gh_gpu_members_release,
+#endif
 };
 
 struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
@@ -556,6 +521,7 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 		return NULL;
 	}
 	pthread_mutex_init(&gb->lock, NULL);
+	pthread_mutex_init(&gb->members_lock, NULL);
 	pthread_cond_init(&gb->chunk_free, NULL);
 	gb->base.ops = &gpu_ops;
 	gb->base.name = "gpu";

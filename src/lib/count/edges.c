@@ -19,6 +19,7 @@
 #include "gh_stats.h"
 
 #define KEEP (GH_PI_GROUP - 1)
+_Static_assert(KEEP <= GH_ENDS_BYTES, "a chunk's ends hold its edges");
 
 struct record {
 	uint64_t offset, len;
@@ -141,6 +142,13 @@ static void take(struct gh_edges *e, const struct record *r)
 int gh_edges_cut(struct gh_edges *e, struct gh_chunk *c, uint64_t len,
 		 uint64_t offset)
 {
+	return gh_edges_cut_ends(e, c, c->data, c->data + len, len, offset);
+}
+
+int gh_edges_cut_ends(struct gh_edges *e, struct gh_chunk *c,
+		      const unsigned char *first, const unsigned char *end,
+		      uint64_t len, uint64_t offset)
+{
 	struct record r = { .offset = offset, .len = len };
 	unsigned kept = len < KEEP ? (unsigned)len : KEEP;
 	int ret = 0;
@@ -148,8 +156,8 @@ int gh_edges_cut(struct gh_edges *e, struct gh_chunk *c, uint64_t len,
 	c->phase = (unsigned char)gh_pi_phase(offset);
 	if (!len)
 		return 0;
-	memcpy(r.head, c->data, kept);
-	memcpy(r.tail, c->data + len - kept, kept);
+	memcpy(r.head, first, kept);
+	memcpy(r.tail, end - kept, kept);
 	pthread_mutex_lock(&e->lock);
 	if (offset != e->at) {
 		if (heap_push(e, &r))

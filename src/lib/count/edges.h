@@ -32,6 +32,13 @@ void gh_edges_reset(struct gh_edges *e);
 int gh_edges_cut(struct gh_edges *e, struct gh_chunk *c, uint64_t len,
 		 uint64_t offset);
 
+/* The same for a chunk whose bytes are elsewhere (on a device): its first
+ * bytes at first, its last ones just before end, GH_ENDS_BYTES of each (or
+ * len, where fewer). */
+int gh_edges_cut_ends(struct gh_edges *e, struct gh_chunk *c,
+		      const unsigned char *first, const unsigned char *end,
+		      uint64_t len, uint64_t offset);
+
 /* Adds what crossed the chunks' edges into out (the backends' sums added
  * there too make the input's), and its groups; the input has `bytes`.  0,
  * or -1 when a chunk is missing (some byte before `bytes` never came) or

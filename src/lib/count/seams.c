@@ -20,6 +20,7 @@
 
 #define REACH GH_UTF8_REACH
 #define EDGE (2 * REACH)
+_Static_assert(2 * EDGE <= GH_ENDS_BYTES, "a chunk's ends hold its edges");
 
 struct record {
 	uint64_t major, start;  /* where it lies */
@@ -183,6 +184,14 @@ void gh_seams_before(struct gh_seams *s, const unsigned char *bytes, int n)
 int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 		 uint64_t major, uint64_t start, bool last)
 {
+	return gh_seams_cut_ends(s, c, c->data, c->data + len, len, major,
+				 start, last);
+}
+
+int gh_seams_cut_ends(struct gh_seams *s, struct gh_chunk *c,
+		      const unsigned char *first, const unsigned char *end,
+		      uint64_t len, uint64_t major, uint64_t start, bool last)
+{
 	struct record head = { .major = major, .start = start, .last = last };
 	struct record tail;
 	int ret = 0;
@@ -191,7 +200,7 @@ int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 		head.n = (unsigned char)len;
 		head.to = (unsigned char)len;
 		head.next = start + len;
-		memcpy(head.bytes, c->data, len);
+		memcpy(head.bytes, first, len);
 		c->from = c->to = 0;
 	} else {
 		head.n = EDGE;
@@ -199,11 +208,11 @@ int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 		head.last = false;
 		head.gap = true;
 		head.next = start + len - EDGE;
-		memcpy(head.bytes, c->data, EDGE);
+		memcpy(head.bytes, first, EDGE);
 		tail = (struct record){ .major = major, .start = head.next,
 					.next = start + len, .last = last,
 					.n = EDGE, .from = REACH, .to = EDGE };
-		memcpy(tail.bytes, c->data + len - EDGE, EDGE);
+		memcpy(tail.bytes, end - EDGE, EDGE);
 		c->from = REACH;
 		c->to = len - REACH;
 	}

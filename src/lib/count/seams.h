@@ -45,6 +45,13 @@ void gh_seams_before(struct gh_seams *s, const unsigned char *bytes, int n);
 int gh_seams_cut(struct gh_seams *s, struct gh_chunk *c, uint64_t len,
 		 uint64_t major, uint64_t start, bool last);
 
+/* The same for a chunk whose bytes are elsewhere (on a device): its first
+ * bytes at first, its last ones just before end, GH_ENDS_BYTES of each (or
+ * len, where fewer). */
+int gh_seams_cut_ends(struct gh_seams *s, struct gh_chunk *c,
+		      const unsigned char *first, const unsigned char *end,
+		      uint64_t len, uint64_t major, uint64_t start, bool last);
+
 /* Piece major ends after `start` of its bytes (its last chunk was cut
  * without `last`, or it had none).  0, or -1 when out of memory. */
 int gh_seams_end_piece(struct gh_seams *s, uint64_t major, uint64_t start);

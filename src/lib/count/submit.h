@@ -42,6 +42,13 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		      int input, struct gh_chunk *c, uint64_t len,
 		      struct gh_place at);
 
+/* The same for a batch of gzip members the backend decoded itself
+ * (backend.h): cut at its edges from its head and tail, then counted
+ * (unless nothing is left to count); the caller still gives it back. */
+const char *gh_submit_members(const struct gh_joins *j, struct gh_backend *b,
+			      int input, struct gh_members *m,
+			      struct gh_place at);
+
 /* A chunk of an input read in order, or at offsets: piece 0. */
 static inline struct gh_place gh_place_at(uint64_t offset)
 {

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bgzf_parallel.h"
 #include "gzip_parallel.h"
@@ -45,17 +46,24 @@ struct bp {
 	const struct gh_joins *joins;   /* code points, statistics */
 	int fd;
 	uint64_t end;                   /* where the file span ends */
-	/* Compressed bytes a batch holds at least, its last member whole (a
-	 * region of the parallel decoder: eight a thread, 128 KiB to 1 MiB),
-	 * and what is read for one. */
-	uint64_t batch_bytes, read_bytes;
+	/* Compressed bytes a span of the CPU's holds (a region of the
+	 * parallel decoder: eight a thread, 128 KiB to 1 MiB). */
+	uint64_t span_bytes;
+	/* GPUHIST_GZIP_REGION is set: the backend's spans are as short as
+	 * the CPU's (tests make many of them); else as long as fit. */
+	bool region_set;
 	gh_pieces_progress_fn progress;
 	void *ctx;
 	pthread_mutex_t lock;           /* guards what follows */
-	uint64_t cursor;                /* the next batch's first byte */
-	uint64_t out_cursor;            /* its output's offset */
-	uint64_t batches, members;
-	struct gh_pieces_state st;  /* how the run ends */
+	pthread_cond_t walked_one;
+	uint64_t claim;                 /* the next span's first byte */
+	uint64_t spans;                 /* spans claimed */
+	uint64_t walked;                /* spans whose members are known */
+	uint64_t entry, out_entry;      /* span `walked`'s first member's
+					 * place, and its output's offset */
+	uint64_t members;
+	atomic_ullong on_backend;       /* batches the backend decoded */
+	struct gh_pieces_state st;      /* how the run ends */
 };
 
 static uint32_t le16(const unsigned char *p)
@@ -90,56 +98,87 @@ uint64_t gh_bgzf_member_length(const unsigned char *p, uint64_t avail)
 	return 0;
 }
 
-/* A batch of whole members, read into a thread's buffer. */
-struct batch {
+/* A span of the file, claimed by one thread: the members that begin in
+ * it, each read whole (with up to a member's most bytes after it). */
+struct span {
 	uint64_t index;                 /* its piece number */
-	uint64_t at, len;               /* where it lies in the file */
-	uint64_t base;                  /* its output's offset in the input */
-	uint64_t out;                   /* its output's bytes (ISIZEs) */
+	uint64_t at, len;               /* the bytes claimed */
+	uint64_t read;                  /* the bytes read from at */
+	uint64_t first, bytes;          /* its members: from first (in the
+					 * buffer), bytes of them */
+	uint64_t base, out;             /* their output's offset, bytes */
 	uint64_t members;
 };
 
-/* Takes the next batch into buf: 1, 0 when none is left, -1 when the
- * next bytes are not whole BGZF members. */
-static int next_batch(struct bp *p, unsigned char *buf, struct batch *bt)
+/* Claims the next span, of at most len bytes; false when none is left or
+ * the run is ending. */
+static bool claim_span(struct bp *p, uint64_t len, struct span *sp)
 {
-	int ret = 0;
+	bool ok;
 
 	pthread_mutex_lock(&p->lock);
-	if (p->cursor < p->end && !atomic_load(&p->st.bad)) {
-		uint64_t want = p->end - p->cursor, at = 0;
-
-		if (want > p->read_bytes)
-			want = p->read_bytes;
-		*bt = (struct batch){ .index = p->batches, .at = p->cursor,
-				      .base = p->out_cursor };
-		ret = gh_read_at(p->fd, buf, (size_t)want, p->cursor) ? 1 : -1;
-		while (ret > 0 && at < want && at < p->batch_bytes) {
-			uint64_t len = gh_bgzf_member_length(buf + at,
-							     want - at);
-
-			if (len < 18 + 8 || len > want - at) {
-				/* Not a member, or one the read cut: the
-				 * latter starts the next batch. */
-				if (!len || want - at >= MEMBER_MAX ||
-				    p->cursor + want == p->end || !at)
-					ret = -1;
-				break;
-			}
-			bt->out += le32(buf + at + len - 4);
-			bt->members++;
-			at += len;
-		}
-		if (ret > 0) {
-			bt->len = at;
-			p->cursor += at;
-			p->out_cursor += bt->out;
-			p->batches++;
-			p->members += bt->members;
-		}
+	ok = p->claim < p->end && gh_pieces_going(&p->st);
+	if (ok) {
+		*sp = (struct span){ .index = p->spans++, .at = p->claim,
+				     .len = len < p->end - p->claim ? len
+					    : p->end - p->claim };
+		p->claim += sp->len;
 	}
 	pthread_mutex_unlock(&p->lock);
-	return ret;
+	return ok;
+}
+
+/* Reads span sp into buf (room for its length and MEMBER_MAX more),
+ * waits until the span before it knows where its members end, and finds
+ * sp's members from there, reading their sizes from their headers and
+ * trailers; then the next span may go on.  The reads of many threads
+ * overlap; only the walks over the headers, microseconds each, follow
+ * one another.  False when they are not whole BGZF members, a read
+ * failed, or the run is ending. */
+static bool walk_span(struct bp *p, const unsigned char *buf, struct span *sp)
+{
+	uint64_t want = sp->len + MEMBER_MAX, at;
+	bool ok;
+
+	if (want > p->end - sp->at)
+		want = p->end - sp->at;
+	sp->read = want;
+	ok = gh_read_at(p->fd, (unsigned char *)buf, (size_t)want, sp->at);
+	pthread_mutex_lock(&p->lock);
+	while (p->walked < sp->index && gh_pieces_going(&p->st))
+		pthread_cond_wait(&p->walked_one, &p->lock);
+	ok = ok && p->walked == sp->index;
+	at = p->entry - sp->at;         /* after a member begun before */
+	sp->base = p->out_entry;
+	pthread_mutex_unlock(&p->lock);
+
+	sp->first = at;
+	while (ok && at < sp->len) {    /* each member that begins in it */
+		uint64_t len = at < want ? gh_bgzf_member_length(buf + at,
+								  want - at)
+					 : 0;
+
+		if (len < 18 + 8 || len > want - at) {
+			ok = false;     /* not a member, or cut by the end */
+			break;
+		}
+		sp->out += le32(buf + at + len - 4);
+		sp->members++;
+		at += len;
+	}
+	sp->bytes = at - sp->first;
+	pthread_mutex_lock(&p->lock);
+	if (ok) {
+		p->entry = sp->at + at;
+		p->out_entry = sp->base + sp->out;
+		p->walked++;
+		p->members += sp->members;
+	} else {
+		gh_pieces_bad(&p->st);  /* the verdict: serial */
+	}
+	pthread_cond_broadcast(&p->walked_one);
+	pthread_mutex_unlock(&p->lock);
+	return ok;
 }
 
 /* A thread's own: its inflater, read buffer, and the chunk it fills. */
@@ -149,8 +188,8 @@ struct bp_thread {
 	unsigned char *buf;
 	struct gh_chunk *c;
 	size_t fill;
-	const struct batch *bt;
-	uint64_t batch_out;             /* its bytes submitted so far */
+	const struct span *sp;
+	uint64_t span_out;              /* its bytes submitted so far */
 };
 
 /* Submits the thread's chunk (fill bytes, or none when bad); false when
@@ -166,15 +205,15 @@ static bool submit_chunk(struct bp_thread *t, bool bad)
 	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
 				    bad ? 0 : t->fill,
 				    (struct gh_place){
-					    .major = t->bt->index,
-					    .start = t->batch_out,
-					    .offset = t->bt->base + t->batch_out });
+					    .major = t->sp->index,
+					    .start = t->span_out,
+					    .offset = t->sp->base + t->span_out });
 
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
 		return false;
 	}
-	t->batch_out += t->fill;
+	t->span_out += t->fill;
 	return true;
 }
 
@@ -229,49 +268,151 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 	return true;
 }
 
-static void *decode_batches(void *arg)
+/* Members [from, to) of span sp in buf, at place `at` of it, decoded on
+ * this thread; false when they cannot be (the reason in p->st). */
+static bool decode_here(struct bp_thread *t, const unsigned char *buf,
+			uint64_t at, uint64_t n)
+{
+	while (n--) {
+		uint64_t len = gh_bgzf_member_length(buf + at,
+						     t->sp->read - at);
+
+		if (!decode_member(t, buf + at, len))
+			return false;
+		at += len;
+	}
+	return true;
+}
+
+/* Hands the backend the members of span sp from place at of m->in: as
+ * many as one of its batches takes, decoded, cut and counted there.  The
+ * members taken (0: the next one is for the CPU), or -1 when the backend
+ * failed (m given back: the reason in p->st), with *bytes their bytes;
+ * where the backend did not decode them to their trailers, they are
+ * decoded here instead. */
+static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
+			     uint64_t at, uint64_t left, uint64_t *bytes)
+{
+	struct bp *p = t->p;
+	struct gh_backend *b = p->b;
+	uint64_t from = at;
+	const char *why;
+	int ret;
+
+	m->at = at;
+	m->n = 0;
+	m->out = 0;
+	while (left-- && m->n < m->most) {
+		uint64_t len = gh_bgzf_member_length(m->in + at,
+						     t->sp->read - at);
+		uint32_t isize = le32(m->in + at + len - 4);
+
+		/* Only BGZF's own header (no name, comment or header CRC,
+		 * which zlib would judge) goes to the backend. */
+		if (m->in[at + 3] != 0x04 || isize > m->member_out_max ||
+		    m->out + isize > m->out_room)
+			break;
+		m->len[m->n] = (uint32_t)len;
+		m->isize[m->n] = isize;
+		m->crc[m->n++] = le32(m->in + at + len - 8);
+		m->out += isize;
+		at += len;
+	}
+	*bytes = at - from;
+	if (!m->n)
+		return 0;
+	ret = b->ops->members_decode(b, m);
+	if (ret < 0) {
+		gh_pieces_backend_failed(&p->st, b->error);
+		return -1;
+	}
+	if (!ret)               /* the CPU decides */
+		return decode_here(t, m->in, from, m->n) ? (int64_t)m->n : -1;
+	/* After the CPU's bytes of this span, if any. */
+	if (!submit_chunk(t, false))
+		return -1;
+	why = gh_submit_members(p->joins, b, p->input, m,
+				(struct gh_place){
+					.major = t->sp->index,
+					.start = t->span_out,
+					.offset = t->sp->base + t->span_out });
+	if (why) {
+		gh_pieces_backend_failed(&p->st, why);
+		return -1;
+	}
+	t->span_out += m->out;
+	atomic_fetch_add(&p->on_backend, 1);
+	return m->n;
+}
+
+/* Decodes span sp's members (read into buf; m: the backend's batch that
+ * holds them, or NULL); false when the run cannot go on. */
+static bool decode_span(struct bp_thread *t, const unsigned char *buf,
+			struct gh_members *m)
+{
+	const struct span *sp = t->sp;
+	uint64_t at = sp->first, left = sp->members;
+
+	while (left) {
+		uint64_t bytes = 0;
+		int64_t n = m ? backend_batch(t, m, at, left, &bytes) : 0;
+
+		if (n < 0)
+			return false;
+		if (!n) {       /* one member the backend does not take */
+			uint64_t len = gh_bgzf_member_length(buf + at,
+							     sp->read - at);
+
+			if (!decode_here(t, buf, at, 1))
+				return false;
+			n = 1;
+			bytes = len;
+		}
+		at += bytes;
+		left -= (uint64_t)n;
+	}
+	/* Joined at their edges, a chunk holds one span's bytes: a piece of
+	 * the input (the thread's next span is not the next in the input). */
+	return !t->p->joins || submit_chunk(t, false);
+}
+
+static void *decode_spans(void *arg)
 {
 	struct bp_thread t = { .p = arg };
 	struct bp *p = t.p;
-	struct batch bt;
-	int got = 0;
+	struct gh_backend *b = p->b;
+	struct span sp;
 
 	t.inf = gh_inflater_new();
-	t.buf = malloc(p->read_bytes);
+	t.buf = malloc(p->span_bytes + MEMBER_MAX);
 	if (!t.inf || !t.buf) {
 		gh_pieces_bad(&p->st);
 		goto out;
 	}
-	t.bt = &bt;
-	while (gh_pieces_going(&p->st) &&
-	       (got = next_batch(p, t.buf, &bt)) > 0) {
-		uint64_t at = 0;
+	t.sp = &sp;
+	for (;;) {
+		struct gh_members *m = b->ops->members_acquire ?
+				       b->ops->members_acquire(b) : NULL;
+		unsigned char *buf = m ? m->in : t.buf;
+		uint64_t len = m && !p->region_set ? m->in_room - MEMBER_MAX
+						   : p->span_bytes;
+		bool ok = claim_span(p, len, &sp) && walk_span(p, buf, &sp);
 
-		t.batch_out = 0;
-		while (at < bt.len) {
-			uint64_t len = gh_bgzf_member_length(t.buf + at,
-							     bt.len - at);
-
-			if (!decode_member(&t, t.buf + at, len))
-				goto out;
-			at += len;
-		}
-		/* Joined at their edges, a chunk holds one batch's bytes: a
-		 * piece of the input (the thread's next batch is not the
-		 * next in the input). */
-		if (p->joins && !submit_chunk(&t, false))
+		t.span_out = 0;
+		ok = ok && decode_span(&t, buf, m);
+		if (m)
+			b->ops->members_release(b, m);
+		if (!ok)
 			break;
 		if (p->joins && p->joins->seams &&
-		    gh_seams_end_piece(p->joins->seams, bt.index,
-				       t.batch_out)) {
+		    gh_seams_end_piece(p->joins->seams, sp.index,
+				       t.span_out)) {
 			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
 		if (p->progress)
-			p->progress(p->ctx, bt.out, bt.at + bt.len);
+			p->progress(p->ctx, sp.out, sp.at + sp.len);
 	}
-	if (got < 0)
-		gh_pieces_bad(&p->st);
 out:
 	submit_chunk(&t, atomic_load(&p->st.bad));
 	if (t.inf)
@@ -285,20 +426,32 @@ enum gh_pieces_result gh_bgzf_pieces(struct gh_pieces_job *job)
 	struct bp p = { .b = job->b, .input = job->input, .joins = job->joins,
 			.fd = job->fd, .end = job->start + job->size,
 			.progress = job->progress, .ctx = job->ctx,
-			.cursor = job->start,
-			.batch_bytes = gh_gzip_region(job->size, job->threads) };
-	int threads = job->threads;
+			.claim = job->start, .entry = job->start,
+			.span_bytes = gh_gzip_region(job->size, job->threads),
+			.region_set = getenv("GPUHIST_GZIP_REGION") != NULL };
 
-	p.read_bytes = p.batch_bytes + MEMBER_MAX;
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.walked_one, NULL);
+	atomic_init(&p.on_backend, 0);
 	gh_pieces_state_init(&p.st);
 	/* The calling thread decodes too. */
-	gh_pieces_run(threads, decode_batches, &p);
+	gh_pieces_run(job->threads, decode_spans, &p);
+	/* The members end where the file does. */
+	if (gh_pieces_going(&p.st) && p.entry != p.end)
+		gh_pieces_bad(&p.st);
+	pthread_cond_destroy(&p.walked_one);
 	pthread_mutex_destroy(&p.lock);
 	job->decoding = &in_members;
 	snprintf(job->summary, sizeof(job->summary),
 		 "%llu regions of whole BGZF members (%llu members)",
-		 (unsigned long long)p.batches,
+		 (unsigned long long)p.spans,
 		 (unsigned long long)p.members);
+	if (atomic_load(&p.on_backend)) {
+		size_t used = strlen(job->summary);
+
+		snprintf(job->summary + used, sizeof(job->summary) - used,
+			 ", %llu batches decoded on the GPU",
+			 (unsigned long long)atomic_load(&p.on_backend));
+	}
 	return gh_pieces_verdict(&p.st, job);
 }

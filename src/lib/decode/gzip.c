@@ -125,7 +125,11 @@ const struct gh_decoder gh_gzip_decoder = {
 	.consumed = gzip_consumed,
 	.decoding = gzip_decoding,
 	.free = gzip_free,
-#ifdef HAVE_ISAL
+#if defined(HAVE_ISAL) && defined(HAVE_NVCOMP)
+	.engines = "ISA-L, zlib; BGZF members on the GPU by nvCOMP",
+#elif defined(HAVE_NVCOMP)
+	.engines = "zlib; BGZF members on the GPU by nvCOMP",
+#elif defined(HAVE_ISAL)
 	.engines = "ISA-L, zlib",
 #else
 	.engines = "zlib",

@@ -1,0 +1,109 @@
+/* gpu_private.h - what the GPU backend's two files share: its devices, its
+ * ring of chunks, its error, and how a stretch of device memory is counted
+ *
+ * backend_gpu.c counts chunks copied from the pinned ring; gpu_members.c
+ * (with nvCOMP) counts batches of gzip members it decodes on the device.
+ */
+#ifndef GH_GPU_PRIVATE_H
+#define GH_GPU_PRIVATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "backend.h"
+
+/* 4 MiB: on an H200, 8 GiB streamed at 50 GB/s with 4 MiB chunks, 37-41
+ * with 16 MiB, and the smaller pinned ring starts faster. */
+#define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
+#define GH_GPU_STREAMS_DEFAULT 2
+#define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
+/* An input's counters on a device: 256 byte totals, then its chunks'
+ * stream sums (pairs, hits). */
+#define SLOT (256 + 2)
+
+/* One entry of --devices: a CUDA device and what this run made on it. */
+struct gpu_device {
+	int id;                     /* CUDA's number for it */
+	int max_blocks;             /* multiprocessors x resident blocks */
+	int sms;
+	char name[64];
+	cudaStream_t *streams;      /* n_streams of them */
+	cudaStream_t totals_stream; /* fetches and zeroes the totals */
+	unsigned long long *d_totals;   /* SLOT for each input that may be open */
+	unsigned long long *d_chars;    /* counting code points:
+					 * GPUHIST_CHAR_BINS for each */
+};
+
+struct gpu_chunk {
+	struct gh_chunk chunk;      /* what readers see: the pinned buffer */
+	unsigned char *dev;
+	struct gpu_device *device;  /* where dev lives */
+	cudaStream_t stream;        /* borrowed from its device's streams */
+	cudaEvent_t counted;        /* recorded after the chunk's kernel */
+	int in_flight;
+};
+
+struct gpu_backend {
+	struct gh_backend base;     /* first: the caller sees only this */
+	int n_devices;
+	struct gpu_device *devices;
+	int n_streams;              /* per device */
+	int n_chunks;
+	struct gpu_chunk *chunks;
+	pthread_mutex_t lock;       /* guards the free queue and error */
+	pthread_cond_t chunk_free;
+	int *free_queue;            /* chunk indices, oldest use first */
+	int q_head, q_len;
+	int failed;
+	int input_open[GH_INPUTS_MAX];
+	/* Batches of gzip members it decodes (gpu_members.c), made with
+	 * the first one asked for, under members_lock. */
+	pthread_mutex_t members_lock;
+	struct gpu_members_pool *members;
+};
+
+_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t),
+	       "device totals are 64-bit");
+
+/* Records why a CUDA call failed (the first failure of any thread wins);
+ * returns -1 for the caller to pass up. */
+int gh_gpu_failed(struct gh_backend *b, const char *what, cudaError_t err);
+
+/* Makes device id this thread's current one; cheap when it already is. */
+cudaError_t gh_gpu_use_device(int id);
+
+/* Queues on stream the kernels that count len bytes of device memory at
+ * data into input's totals on device d: positions [from, to) for code
+ * points, groups from phase for statistics (as a chunk's).  The launch's
+ * error, with *what naming it. */
+cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
+			 int input, const unsigned char *data, uint64_t len,
+			 uint64_t from, uint64_t to, unsigned phase,
+			 cudaStream_t stream, const char **what);
+
+#ifdef HAVE_NVCOMP
+/* The batches of gzip members (gpu_members.c): backend.h's members_*. */
+struct gh_members *gh_gpu_members_acquire(struct gh_backend *b);
+int gh_gpu_members_decode(struct gh_backend *b, struct gh_members *m);
+int gh_gpu_members_count(struct gh_backend *b, int input,
+			 struct gh_members *m);
+void gh_gpu_members_release(struct gh_backend *b, struct gh_members *m);
+/* Waits for the batches' work and frees them. */
+void gh_gpu_members_free(struct gpu_backend *gb);
+#else
+static inline void gh_gpu_members_free(struct gpu_backend *gb)
+{
+	(void)gb;
+}
+#endif
+
+#define CHECK(b, call) do {                                           \
+		cudaError_t err_ = (call);                            \
+		if (err_ != cudaSuccess)                              \
+			return gh_gpu_failed((b), #call, err_);         \
+	} while (0)
+
+
+#endif
