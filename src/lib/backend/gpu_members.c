@@ -40,9 +40,15 @@
 #define BATCH_MEMBERS 8192u
 /* BGZF's members hold at most 64 KiB of text. */
 #define MEMBER_OUT_MAX ((uint32_t)1 << 16)
-/* Read past the last member's end by a decoder misled by corrupt data
- * stays within the buffer. */
-#define IN_SLACK ((uint64_t)64 << 10)
+/* nvCOMP does not bound its reads by what corrupt data says (fuzzing
+ * found it): a copy from further back than the member's output so far
+ * reads before it, and a stored block's or header's length past the
+ * member's end.  So the output begins after a guard of deflate's
+ * farthest distance, and the input has slack after it of the largest
+ * length a member's data can give; such reads stay in the buffers, and
+ * what they decode fails the CRC-32. */
+#define OUT_GUARD ((uint64_t)32 << 10)
+#define IN_SLACK ((uint64_t)128 << 10)
 
 struct gpu_batch {
 	struct gh_members m;        /* what the caller sees (first) */
@@ -51,6 +57,7 @@ struct gpu_batch {
 	cudaEvent_t counted;
 	int in_flight;
 	unsigned char *d_in, *d_out;
+	unsigned char *d_base;      /* d_out less its guard */
 	void *d_temp;
 	size_t temp_bytes;
 	/* Device arrays, BATCH_MEMBERS each, in one allocation; and their
@@ -131,7 +138,9 @@ static int batch_setup(struct gpu_backend *gb, struct gpu_batch *t, int slot,
 	CHECK(b, cudaMallocHost((void **)&t->m.in, BATCH_IN));
 	CHECK(b, cudaMalloc((void **)&t->d_in, BATCH_IN + IN_SLACK));
 	CHECK(b, cudaMemsetAsync(t->d_in, 0, BATCH_IN + IN_SLACK, t->stream));
-	CHECK(b, cudaMalloc((void **)&t->d_out, BATCH_OUT));
+	CHECK(b, cudaMalloc((void **)&t->d_base, OUT_GUARD + BATCH_OUT));
+	CHECK(b, cudaMemsetAsync(t->d_base, 0, OUT_GUARD, t->stream));
+	t->d_out = t->d_base + OUT_GUARD;
 	CHECK(b, cudaMalloc(&t->d_args, args_bytes()));
 	CHECK(b, cudaMallocHost(&t->h_args, args_bytes()));
 	lay_out(t->d_args, &t->in_ptr, &t->out_ptr, &t->in_len, &t->room,
@@ -163,7 +172,7 @@ static void batch_free(struct gpu_batch *t)
 	cudaFreeHost(t->m.in);
 	cudaFreeHost(t->h_args);
 	cudaFree(t->d_in);
-	cudaFree(t->d_out);
+	cudaFree(t->d_base);
 	cudaFree(t->d_args);
 	cudaFree(t->d_temp);
 	if (t->counted)
