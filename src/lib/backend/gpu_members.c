@@ -33,7 +33,10 @@
 
 /* 8 MiB of members in (BGZF: about 500 of them, 50 MiB of log text), at
  * most 96 MiB out; eight batches a device keep its copy engine, decoder
- * and counting kernels busy while readers fill the next ones. */
+ * and counting kernels busy while readers fill the next ones.  On an H200
+ * (16 GiB of BGZF text, bench/NOTES.md) 16 MiB batches were slower, and
+ * 16 batches, or the CPU decoding whole spans while every batch was out,
+ * within the noise of the GPU's start. */
 #define BATCHES_PER_DEVICE 8
 #define BATCH_IN ((uint64_t)8 << 20)
 #define BATCH_OUT ((uint64_t)96 << 20)
@@ -181,10 +184,8 @@ static void batch_free(struct gpu_batch *t)
 		cudaStreamDestroy(t->stream);
 }
 
-void gh_gpu_members_free(struct gpu_backend *gb)
+static void pool_free(struct gpu_members_pool *pool)
 {
-	struct gpu_members_pool *pool = gb->members;
-
 	if (!pool)
 		return;
 	for (int i = 0; pool->batches && i < pool->n; i++)
@@ -194,52 +195,64 @@ void gh_gpu_members_free(struct gpu_backend *gb)
 	pthread_mutex_destroy(&pool->lock);
 	pthread_cond_destroy(&pool->freed);
 	free(pool);
+}
+
+void gh_gpu_members_free(struct gpu_backend *gb)
+{
+	pool_free(gb->members);
 	gb->members = NULL;
 }
 
-/* The pool, made with the first batch asked for; NULL when it cannot be
- * (the reason in b->error: the backend has failed). */
+/* Makes the pool; NULL with the backend failed when it cannot. */
+static struct gpu_members_pool *pool_new(struct gpu_backend *gb)
+{
+	int n = BATCHES_PER_DEVICE * gb->n_devices;
+	struct gpu_members_pool *pool = calloc(1, sizeof(*pool));
+	bool ok = pool != NULL;
+
+	if (ok) {
+		pthread_mutex_init(&pool->lock, NULL);
+		pthread_cond_init(&pool->freed, NULL);
+		pool->batches = calloc((size_t)n, sizeof(*pool->batches));
+		pool->free_list = calloc((size_t)n, sizeof(int));
+		pool->n = n;
+		ok = pool->batches && pool->free_list;
+	}
+	for (int i = 0; ok && i < n; i++) {
+		ok = !batch_setup(gb, &pool->batches[i], i,
+				  &gb->devices[i % gb->n_devices]);
+		pool->free_list[pool->n_free++] = i;
+	}
+	if (ok) {
+		pool->crc_opts.spec = nvcompCRC32;
+		ok = nvcompBatchedCRC32GetHeuristicConf(
+			NULL, BATCH_MEMBERS, &pool->crc_opts.kernel_conf,
+			MEMBER_OUT_MAX, pool->batches[0].stream) == nvcompSuccess;
+	}
+	if (!ok) {
+		if (!gb->failed)
+			gh_gpu_failed(&gb->base, "making batches of gzip members",
+				      cudaErrorMemoryAllocation);
+		pool_free(pool);
+		return NULL;
+	}
+	return pool;
+}
+
+/* The pool, made with the first batch asked for (published whole); NULL
+ * while another thread makes it (this one decodes on the CPU meanwhile)
+ * or when it cannot be made (the backend has failed). */
 static struct gpu_members_pool *pool_of(struct gpu_backend *gb)
 {
-	struct gpu_members_pool *pool;
+	struct gpu_members_pool *pool = __atomic_load_n(&gb->members,
+							__ATOMIC_ACQUIRE);
 
-	pthread_mutex_lock(&gb->members_lock);
+	if (pool || pthread_mutex_trylock(&gb->members_lock))
+		return pool;
 	pool = gb->members;
 	if (!pool && !gb->failed) {
-		int n = BATCHES_PER_DEVICE * gb->n_devices;
-		bool ok;
-
-		pool = calloc(1, sizeof(*pool));
-		ok = pool != NULL;
-		if (ok) {
-			pthread_mutex_init(&pool->lock, NULL);
-			pthread_cond_init(&pool->freed, NULL);
-			pool->batches = calloc((size_t)n,
-					       sizeof(*pool->batches));
-			pool->free_list = calloc((size_t)n, sizeof(int));
-			pool->n = n;
-			gb->members = pool;
-			ok = pool->batches && pool->free_list;
-		}
-		for (int i = 0; ok && i < n; i++) {
-			ok = !batch_setup(gb, &pool->batches[i], i,
-					  &gb->devices[i % gb->n_devices]);
-			pool->free_list[pool->n_free++] = i;
-		}
-		if (ok) {
-			pool->crc_opts.spec = nvcompCRC32;
-			ok = nvcompBatchedCRC32GetHeuristicConf(
-				NULL, BATCH_MEMBERS, &pool->crc_opts.kernel_conf,
-				MEMBER_OUT_MAX, pool->batches[0].stream) ==
-			     nvcompSuccess;
-		}
-		if (!ok) {
-			if (!gb->failed)
-				gh_gpu_failed(&gb->base, "making batches of gzip members",
-					      cudaErrorMemoryAllocation);
-			gh_gpu_members_free(gb);
-			pool = NULL;
-		}
+		pool = pool_new(gb);
+		__atomic_store_n(&gb->members, pool, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&gb->members_lock);
 	return pool;
