@@ -1,8 +1,9 @@
-/* gpu_private.h - what the GPU backend's two files share: its devices, its
+/* gpu_private.h - what the GPU backend's files share: its devices, its
  * ring of chunks, its error, and how a stretch of device memory is counted
  *
  * backend_gpu.c counts chunks copied from the pinned ring; gpu_members.c
- * (with nvCOMP) counts batches of gzip members it decodes on the device.
+ * (with nvCOMP) counts batches of gzip members it decodes on the device;
+ * gpu_count.c holds what both call (so neither calls the other back).
  */
 #ifndef GH_GPU_PRIVATE_H
 #define GH_GPU_PRIVATE_H
