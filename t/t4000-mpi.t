@@ -9,7 +9,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 31
+plan 33
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -174,11 +174,33 @@ mpi 3 --width=0 "$TMP/random"
 is "a usage error: exit status 2" "$mpi_rc" 2
 is "a usage error: one message" "$(grep -c 'invalid width' "$TMP/mpi.raw")" 1
 
-# --stats needs each input as one stream, which the ranks split.
-mpi 3 -s "$TMP/random"
-is "--stats under mpirun: exit status 2" "$mpi_rc" 2
-is "--stats under mpirun: one message that says what to do instead" \
-	"$(grep -c 'stats is not supported under mpirun.*--merge --stats' "$TMP/mpi.raw")" 1
+# -m and --stats: ranks split a file's bytes, each counting its range; the
+# code points and ent's sums are one process's, byte for byte, for any
+# number of ranks.  Ranges begin at multiples of 12288: after one ASCII
+# byte, text of 2-, 3- and 4-byte characters has every boundary inside a
+# character.  Small inputs (0 to 20 bytes, each counted whole by a rank).
+{
+	printf 'x'
+	python3 "$T_SRCDIR/gentext.py" cjk 5 70000000
+} >"$TMP/cut.txt"
+for n in 0 1 2 5 6 7 13 20; do
+	head -c $n "$TMP/cut.txt" >"$TMP/small$n"
+done
+set -- "$TMP/big.log" "$TMP/cut.txt" "$TMP/part.gz" "$TMP"/small*
+for view in -m -s "-m -s"; do
+	one $view -f json --backend=cpu "$@"
+	agree=
+	for np in 2 3 5 8; do
+		mpi $np $view -f json --backend=cpu "$@"
+		cmp -s "$TMP/mpi.out" "$TMP/one.out" && [ "$mpi_rc" = 0 ] &&
+			agree="$agree $np"
+	done
+	is "$view under mpirun: 2, 3, 5 and 8 ranks print one process's json" \
+		"$agree" " 2 3 5 8"
+done
+one -m -s -f tsv --backend=cpu "$TMP/cut.txt"
+mpi 7 -m -s -f tsv --backend=cpu "$TMP/cut.txt"
+same_file "-m -s, 7 ranks, tsv: one process's table" "$TMP/mpi.out" "$TMP/one.out"
 
 # A backend no rank can use: exit 1 on every rank, no report.
 if have_gpu; then

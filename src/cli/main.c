@@ -103,25 +103,7 @@ int main(int argc, char **argv)
 	case GH_PARSE_RUN:
 		break;
 	}
-	if (gh_mpi_launched()) {
-		if (opts.chars) {
-			/* The ranks reduce 256 byte totals, not code points. */
-			if (!quiet)
-				gh_msg("-m is not supported under mpirun; count with -f json on each host and add the results up with --merge -m");
-			else
-				gh_mpi_refused();
-			return 2;
-		}
-		if (opts.stats) {
-			/* pi and the serial correlation need each input as
-			 * one stream, which the ranks split. */
-			if (!quiet)
-				gh_msg("--stats is not supported under mpirun; count with -f json --stats on each host and add the results up with --merge --stats");
-			else
-				gh_mpi_refused();
-			return 2;
-		}
+	if (gh_mpi_launched())
 		return gh_mpi_main(&opts);
-	}
 	return gh_run(&opts);
 }

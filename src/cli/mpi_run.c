@@ -18,7 +18,9 @@
  *    names one), or the CPU where none is usable.  A rank prints the
  *    messages of the inputs it fails on itself.
  *  - The 256 totals of every operand are summed into rank 0 (MPI_Reduce,
- *    MPI_SUM on 64-bit integers: exact), and so is a flag that some rank
+ *    MPI_SUM on 64-bit integers: exact); with --stats its stream sums,
+ *    each range's joined to the next (mpi_views.c), and with -m its code
+ *    points, gathered from every rank; and so is a flag that some rank
  *    failed on it (MPI_MAX), with the messages of the lowest rank that
  *    failed on it.  Rank 0 reports the batch in operand order, counting
  *    nothing of an operand that failed anywhere (json gives it its error),
@@ -34,6 +36,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,7 @@
 #ifdef HAVE_MPI
 #include <mpi.h>
 
+#include "mpi_views.h"
 #include "msg.h"
 #include "operands.h"
 #include "run.h"
@@ -53,11 +57,12 @@
 /* Plain files at least this large are shared among the ranks in byte
  * ranges; smaller ones are not worth a read each. */
 #define GH_MPI_SPLIT_MIN ((uint64_t)64 << 20)
-/* Range boundaries fall on pages, so no two ranks read one page. */
-#define GH_MPI_RANGE_ALIGN ((uint64_t)4096)
 
 #define OWNER_SPLIT (-1)        /* the operand is split among all ranks */
 #define OWNER_NONE (-2)         /* an entry that names no input */
+
+_Static_assert(sizeof(struct gpuhist_stream) == 3 * sizeof(uint64_t),
+	       "stream sums reduce as three 64-bit integers");
 
 /* An operand's messages, sent to rank 0 for json's "error". */
 #define GH_MPI_MESSAGES 1024
@@ -73,9 +78,14 @@ struct rank_run {
 	/* one batch: */
 	int owner[GH_MPI_BATCH];    /* a rank, or OWNER_SPLIT */
 	uint64_t size_of[GH_MPI_BATCH];   /* a split operand's bytes */
+	uint64_t lo[GH_MPI_BATCH], hi[GH_MPI_BATCH];    /* this rank's range */
 	int failed[GH_MPI_BATCH], any_failed[GH_MPI_BATCH];
 	uint64_t (*totals)[256];    /* this rank's, GH_MPI_BATCH of them */
 	uint64_t (*sums)[256];      /* rank 0: all ranks' */
+	/* --stats: this rank's stream sums, and rank 0's of all ranks; -m:
+	 * this rank's code points (rank 0: all ranks'). */
+	struct gpuhist_stream stream[GH_MPI_BATCH], stream_sums[GH_MPI_BATCH];
+	struct gpuhist_chars chars[GH_MPI_BATCH];
 	char (*messages)[GH_MPI_MESSAGES];        /* this rank's failures' */
 	char (*first_messages)[GH_MPI_MESSAGES];  /* rank 0: the lowest
 						   * failed rank's */
@@ -193,6 +203,8 @@ static int plan_batch(struct rank_run *rr, int n)
 				continue;
 			in->offset = lo;
 			in->length = hi - lo;
+			rr->lo[i] = lo;
+			rr->hi[i] = hi;
 		} else if (rr->owner[i] != rr->rank) {
 			continue;
 		}
@@ -210,6 +222,25 @@ static void keep_totals(void *ctx, const struct gpuhist_result *r)
 		memcpy(rr->totals[i], r->totals, sizeof(rr->totals[i]));
 		rr->failed[i] = 0;
 		rr->messages[i][0] = '\0';
+		if (r->stream) {
+			rr->stream[i] = *r->stream;
+			/* A range of a split file: its join, not its wrap. */
+			if (rr->owner[i] == OWNER_SPLIT &&
+			    gh_mpi_join_range(r->name, rr->lo[i], rr->hi[i],
+					      rr->size_of[i], &rr->stream[i])) {
+				rr->failed[i] = 1;
+				snprintf(rr->messages[i], sizeof(rr->messages[i]),
+					 "%s: %s\n", r->name, strerror(errno));
+				gh_msg("%s: %s", r->name, strerror(errno));
+			}
+		}
+		if (r->chars &&
+		    gpuhist_chars_merge(&rr->chars[i], r->chars)) {
+			rr->failed[i] = 1;
+			snprintf(rr->messages[i], sizeof(rr->messages[i]),
+				 "%s: out of memory\n", r->name);
+			gh_msg("%s: out of memory", r->name);
+		}
 	} else {
 		rr->failed[i] = 1;
 		snprintf(rr->messages[i], sizeof(rr->messages[i]), "%s",
@@ -246,9 +277,21 @@ static int run_batch(struct rank_run *rr, int n, int k)
 		snprintf(rr->messages[rr->index_of[j]], GH_MPI_MESSAGES,
 			 "%s: not counted\n", rr->list[j].name);
 	}
+	memset(rr->stream, 0, (size_t)n * sizeof(rr->stream[0]));
+	for (int i = 0; i < n; i++)
+		gpuhist_chars_init(&rr->chars[i]);
 	gh_run_count(&rr->run, rr->list, k, keep_totals, rr);
 	MPI_Reduce(rr->totals, rr->sums, n * 256, MPI_UINT64_T, MPI_SUM, 0,
 		   MPI_COMM_WORLD);
+	if (rr->opts->stats)
+		MPI_Reduce(rr->stream, rr->stream_sums, n * 3, MPI_UINT64_T,
+			   MPI_SUM, 0, MPI_COMM_WORLD);
+	if (rr->opts->chars &&
+	    gh_mpi_gather_chars(rr->chars, n, rr->rank, rr->size)) {
+		gh_msg("a rank ran out of memory for code points");
+		for (int i = 0; i < n; i++)
+			rr->failed[i] = 1;
+	}
 	MPI_Allreduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX,
 		      MPI_COMM_WORLD);
 	for (int i = 0; i < n; i++)
@@ -271,8 +314,13 @@ static int run_batch(struct rank_run *rr, int n, int k)
 					 rr->first_messages[i]);
 		} else
 			gh_report_input(&rr->run.report, rr->name[i],
-					rr->sums[i], NULL, NULL);
+					rr->sums[i],
+					rr->opts->chars ? &rr->chars[i] : NULL,
+					rr->opts->stats ? &rr->stream_sums[i]
+							: NULL);
 	}
+	for (int i = 0; i < n; i++)
+		gpuhist_chars_free(&rr->chars[i]);
 	return failed;
 }
 

@@ -541,8 +541,12 @@ static int count_one(struct inputs *in, struct job *job)
 	if (!ret && job->joins.edges) {
 		uint64_t bytes = 0;
 
+		/* The stream's bytes; a range's, with -m, are not its code
+		 * points' (a character begun in it may end past it). */
 		for (int v = 0; v < 256; v++)
 			bytes += job->totals[v];
+		if (ranged(job->input))
+			bytes = job->input->length;
 		job->stream.pairs = job->part.pairs;
 		job->stream.hits = job->part.hits;
 		/* Within 64 bits: pairs add up to 65025 a byte at most. */
