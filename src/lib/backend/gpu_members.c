@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ struct gpu_members_pool {
 	pthread_cond_t freed;
 	int *free_list, n_free;
 	nvcompBatchedCRC32Opts_t crc_opts;
-	bool broken;                /* nvCOMP refused a call: none more */
+	atomic_bool broken;         /* nvCOMP refused a call: none more */
 };
 
 /* One argument array's bytes, 16-byte aligned. */
@@ -264,7 +265,7 @@ struct gh_members *gh_gpu_members_acquire(struct gh_backend *b)
 	struct gpu_members_pool *pool = pool_of(gb);
 	struct gpu_batch *t;
 
-	if (!pool || pool->broken)
+	if (!pool || atomic_load(&pool->broken))
 		return NULL;
 	pthread_mutex_lock(&pool->lock);
 	while (!pool->n_free)
@@ -300,7 +301,7 @@ void gh_gpu_members_release(struct gh_backend *b, struct gh_members *m)
 /* Refuses the batch for the GPU from now on: nvCOMP refused a call. */
 static int refused(struct gpu_members_pool *pool)
 {
-	pool->broken = true;
+	atomic_store(&pool->broken, true);
 	return 0;
 }
 
