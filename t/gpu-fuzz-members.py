@@ -170,6 +170,9 @@ def main():
                             g[2].split(b"\n") if b"batches decoded on the GPU" in l])
         rounds += 1
         files += len(names)
+    if not gpu_batches:
+        print("FAIL: %d rounds, but no batch was decoded on the GPU" % rounds)
+        return 1
     print("gpu-fuzz-members: %d rounds, %d hostile files, %d batches decoded "
           "on the GPU, all as the CPU backend said%s"
           % (rounds, files, gpu_batches,

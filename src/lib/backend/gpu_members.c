@@ -240,16 +240,18 @@ static struct gpu_members_pool *pool_new(struct gpu_backend *gb)
 	return pool;
 }
 
-/* The pool, made with the first batch asked for (published whole); NULL
- * while another thread makes it (this one decodes on the CPU meanwhile)
- * or when it cannot be made (the backend has failed). */
+/* The pool, made with the first batch asked for (the other threads wait
+ * for it: tens of milliseconds, once; where they decoded on the CPU
+ * meanwhile instead, a small file never reached the GPU); NULL when it
+ * cannot be made (the backend has failed). */
 static struct gpu_members_pool *pool_of(struct gpu_backend *gb)
 {
 	struct gpu_members_pool *pool = __atomic_load_n(&gb->members,
 							__ATOMIC_ACQUIRE);
 
-	if (pool || pthread_mutex_trylock(&gb->members_lock))
+	if (pool)
 		return pool;
+	pthread_mutex_lock(&gb->members_lock);
 	pool = gb->members;
 	if (!pool && !gb->failed) {
 		pool = pool_new(gb);
