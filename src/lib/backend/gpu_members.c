@@ -53,6 +53,9 @@
  * what they decode fails the CRC-32. */
 #define OUT_GUARD ((uint64_t)32 << 10)
 #define IN_SLACK ((uint64_t)128 << 10)
+/* And a member given no room at all (ISIZE 0) makes it write anywhere
+ * (fuzzing found writes past every buffer): such members, BGZF's empty
+ * end-of-file marker among them, are the CPU's. */
 
 struct gpu_batch {
 	struct gh_members m;        /* what the caller sees (first) */
@@ -322,7 +325,7 @@ int gh_gpu_members_decode(struct gh_backend *b, struct gh_members *m)
 	if (!n || n > m->most || m->out > m->out_room)
 		return 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (m->isize[i] > m->member_out_max)
+		if (!m->isize[i] || m->isize[i] > m->member_out_max)
 			return 0;
 		t->h_in_ptr[i] = t->d_in + in;
 		t->h_in_len[i] = m->len[i];

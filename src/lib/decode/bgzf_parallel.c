@@ -308,9 +308,10 @@ static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 		uint32_t isize = le32(m->in + at + len - 4);
 
 		/* Only BGZF's own header (no name, comment or header CRC,
-		 * which zlib would judge) goes to the backend. */
-		if (m->in[at + 3] != 0x04 || isize > m->member_out_max ||
-		    m->out + isize > m->out_room)
+		 * which zlib would judge) goes to the backend, and only a
+		 * member with text (nvCOMP given no room writes anywhere). */
+		if (m->in[at + 3] != 0x04 || !isize ||
+		    isize > m->member_out_max || m->out + isize > m->out_room)
 			break;
 		m->len[m->n] = (uint32_t)len;
 		m->isize[m->n] = isize;
