@@ -1,17 +1,24 @@
-/* bgzf_parallel.c - a BGZF file's members decoded on several cores
+/* bgzf_parallel.c - a BGZF file's members decoded on several cores, or on
+ * the GPU where the backend decodes them itself
  *
  * BGZF (bgzip, samtools, htslib; the SAM/BAM specification, section 4.1)
  * writes gzip members of at most 64 KiB, each carrying its own size in an
  * extra field (subfield "BC": the member's length less one).  Members are
  * independent (each has its own window and CRC), and their bounds are
- * known without decoding, so no speculation is needed: threads take the
- * next batch of whole members in turn (read with one pread() under the
- * lock, which also hands out the batch's place in the output, from each
- * member's ISIZE), and decode each member with the serial path's inflater
- * (inflate.h: ISA-L, each block header judged by zlib's rules, or zlib),
- * which checks its header, CRC-32 and length, straight into the backend's
- * chunks.  A batch is a piece of the input for code points and statistics
- * (its output's offset is the sum of the sizes before it).
+ * known without decoding, so no speculation is needed.  Threads claim
+ * spans of the file in turn and read them at once; a span's members are
+ * those that begin in it (read whole: a member's most bytes past its end
+ * are read too), and only the walk over their headers waits for the span
+ * before it, which says where its first member begins and its output's
+ * place (the sum of the ISIZEs before it).  Each member is decoded with
+ * the serial path's inflater (inflate.h: ISA-L, each block header judged
+ * by zlib's rules, or zlib), which checks its header, CRC-32 and length,
+ * straight into the backend's chunks; or, where the backend decodes
+ * members itself (backend.h's members_*: the GPU with nvCOMP), the span
+ * is read into the backend's batch and handed over, as many members at a
+ * time as a batch takes, a batch the GPU does not decode to its trailers
+ * decoded here instead.  A span is a piece of the input for code points
+ * and statistics.
  *
  * Anything that is not such a member, or does not decode to the size its
  * trailer says, returns GH_PIECES_SERIAL: the caller throws the counts
@@ -286,10 +293,10 @@ static bool decode_here(struct bp_thread *t, const unsigned char *buf,
 
 /* Hands the backend the members of span sp from place at of m->in: as
  * many as one of its batches takes, decoded, cut and counted there.  The
- * members taken (0: the next one is for the CPU), or -1 when the backend
- * failed (m given back: the reason in p->st), with *bytes their bytes;
- * where the backend did not decode them to their trailers, they are
- * decoded here instead. */
+ * members taken (0: the next one is for the CPU), or -1 when the run
+ * cannot go on (the reason in p->st), with *bytes their bytes; where the
+ * backend did not decode them to their trailers, they are decoded here
+ * instead.  m stays the caller's. */
 static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 			     uint64_t at, uint64_t left, uint64_t *bytes)
 {
