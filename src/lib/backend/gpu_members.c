@@ -11,8 +11,10 @@
  * the output's first and last bytes; every member must have decoded to its
  * trailer's ISIZE and CRC-32, or the caller decodes the batch on the CPU
  * (whose verdict then stands).  nvCOMP documents corrupt input as
- * undefined: what it may do is bounded here by sizes, each output's room
- * is its ISIZE, and the input buffer has slack after the last member.
+ * undefined, and fuzzing found it reading and writing outside what it was
+ * given: each output's room is its ISIZE (never 0), the output has a
+ * guard before it and the input slack after it (below), and
+ * t/gpu-fuzz-members.py checks what remains against the CPU.
  * members_count() queues the counting kernels on the output and an event;
  * a batch decoded again queues behind them on its stream, and one given
  * back is handed out again only once that event has passed.
