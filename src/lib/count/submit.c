@@ -9,53 +9,69 @@ static const char *backend_why(struct gh_backend *b, int ret)
 	return ret ? b->error : NULL;
 }
 
+#define NOMEM "out of memory for the edges of chunks"
+
+/* Cuts chunk c, len bytes whose first ones are at first and last ones
+ * just before end, at its edges for j: NULL, or NOMEM.  *left: the bytes
+ * left for the backend to count (0: none). */
+static const char *cut(const struct gh_joins *j, struct gh_chunk *c,
+		       const unsigned char *first, const unsigned char *end,
+		       uint64_t len, struct gh_place at, uint64_t *left)
+{
+	struct gh_seams *seams = j ? j->seams : NULL;
+	struct gh_edges *edges = j ? j->edges : NULL;
+
+	*left = len;
+	if (edges && gh_edges_cut_ends(edges, c, first, end, len, at.offset))
+		return NOMEM;
+	if (!seams || (!len && !at.last))
+		return NULL;
+	if (gh_seams_cut_ends(seams, c, first, end, len, at.major, at.start,
+			      at.last))
+		return NOMEM;
+	/* Statistics count every byte, even where seams.c took them all. */
+	if (c->from >= c->to && !edges)
+		*left = 0;
+	return NULL;
+}
+
 const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		      int input, struct gh_chunk *c, uint64_t len,
 		      struct gh_place at)
 {
-	struct gh_seams *seams = j ? j->seams : NULL;
-	struct gh_edges *edges = j ? j->edges : NULL;
+	uint64_t left;
+	const char *why;
 
 	if (b->cancel && atomic_load(b->cancel)) {
 		/* Handed back empty: the reader stops with this reason. */
 		b->ops->submit(b, input, c, 0);
 		return GH_CANCELLED;
 	}
-	if (edges && gh_edges_cut(edges, c, len, at.offset))
-		goto nomem;
-	if (!seams || (!len && !at.last))
-		return backend_why(b, b->ops->submit(b, input, c, len));
-	if (gh_seams_cut(seams, c, len, at.major, at.start, at.last))
-		goto nomem;
-	/* Statistics count every byte, even where seams.c took them all. */
-	return backend_why(b, b->ops->submit(b, input, c,
-					     c->from < c->to || edges ? len : 0));
-nomem:
-	b->ops->submit(b, input, c, 0);
-	return "out of memory for the edges of chunks";
+	why = cut(j, c, c->data, c->data + len, len, at, &left);
+	if (why) {
+		b->ops->submit(b, input, c, 0);
+		return why;
+	}
+	return backend_why(b, b->ops->submit(b, input, c, left));
 }
 
 const char *gh_submit_members(const struct gh_joins *j, struct gh_backend *b,
 			      int input, struct gh_members *m,
 			      struct gh_place at)
 {
-	struct gh_seams *seams = j ? j->seams : NULL;
-	struct gh_edges *edges = j ? j->edges : NULL;
 	struct gh_chunk *c = &m->cut;
-	const unsigned char *end = m->tail +
-		(m->out < GH_ENDS_BYTES ? m->out : GH_ENDS_BYTES);
+	uint64_t left;
+	const char *why;
 
+	if (b->cancel && atomic_load(b->cancel))
+		return GH_CANCELLED;
 	c->from = 0;
 	c->to = m->out;
 	c->phase = 0;
-	if (b->cancel && atomic_load(b->cancel))
-		return GH_CANCELLED;
-	if ((edges && gh_edges_cut_ends(edges, c, m->head, end, m->out,
-					at.offset)) ||
-	    (seams && gh_seams_cut_ends(seams, c, m->head, end, m->out,
-					at.major, at.start, at.last)))
-		return "out of memory for the edges of chunks";
-	if (!m->out || (seams && !edges && c->from >= c->to))
-		return NULL;
+	why = cut(j, c, m->head,
+		  m->tail + (m->out < GH_ENDS_BYTES ? m->out : GH_ENDS_BYTES),
+		  m->out, at, &left);
+	if (why || !left)
+		return why;
 	return backend_why(b, b->ops->members_count(b, input, m));
 }

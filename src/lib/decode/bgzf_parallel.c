@@ -199,6 +199,14 @@ struct bp_thread {
 	uint64_t span_out;              /* its bytes submitted so far */
 };
 
+/* Where the thread's next bytes lie: its span is the piece. */
+static struct gh_place next_place(const struct bp_thread *t)
+{
+	return (struct gh_place){ .major = t->sp->index,
+				  .start = t->span_out,
+				  .offset = t->sp->base + t->span_out };
+}
+
 /* Submits the thread's chunk (fill bytes, or none when bad); false when
  * the backend failed. */
 static bool submit_chunk(struct bp_thread *t, bool bad)
@@ -210,11 +218,7 @@ static bool submit_chunk(struct bp_thread *t, bool bad)
 		return true;
 	t->c = NULL;
 	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
-				    bad ? 0 : t->fill,
-				    (struct gh_place){
-					    .major = t->sp->index,
-					    .start = t->span_out,
-					    .offset = t->sp->base + t->span_out });
+				    bad ? 0 : t->fill, next_place(t));
 
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
@@ -339,11 +343,7 @@ static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 	/* After the CPU's bytes of this span, if any. */
 	if (!submit_chunk(t, false))
 		return -1;
-	why = gh_submit_members(p->joins, b, p->input, m,
-				(struct gh_place){
-					.major = t->sp->index,
-					.start = t->span_out,
-					.offset = t->sp->base + t->span_out });
+	why = gh_submit_members(p->joins, b, p->input, m, next_place(t));
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
 		return -1;
