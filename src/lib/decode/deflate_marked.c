@@ -531,32 +531,6 @@ int gh_dm_start(struct gh_dm *dm, struct gh_dm_input *in, uint64_t bit,
 	return 0;
 }
 
-unsigned gh_dm_held(const struct gh_dm *dm, uint64_t *bits)
-{
-	if (dm->overrun) {
-		*bits = 0;
-		return 0;
-	}
-	*bits = dm->bitcnt < 64 ? dm->bitbuf & ((1ull << dm->bitcnt) - 1)
-				: dm->bitbuf;
-	return dm->bitcnt;
-}
-
-void gh_dm_seek(struct gh_dm *dm, uint64_t bit, uint64_t pos)
-{
-	unsigned skip;
-
-	dm->next = bit / 8 - dm->in->base;
-	dm->overrun = 0;
-	dm->bitbuf = 0;
-	dm->bitcnt = 0;
-	dm->pos = pos;
-	dm->state = ST_BLOCK;
-	dm->last_block = false;
-	if (bit % 8)
-		(void)take(dm, (unsigned)(bit % 8), &skip);  /* run() reports */
-}
-
 uint64_t gh_dm_total(const struct gh_dm *dm)
 {
 	return dm->flushed + dm->pos - GH_WINDOW;
@@ -864,10 +838,6 @@ enum gh_dm_status gh_dm_run(struct gh_dm *dm)
 				return GH_DM_STOP;
 			if (dm->pos >= dm->cap)
 				return GH_DM_FULL;
-			if (dm->pause && dm->paused_at != gh_dm_bit(dm) + 1) {
-				dm->paused_at = gh_dm_bit(dm) + 1;
-				return GH_DM_BLOCK;
-			}
 			if (read_block_header(dm))
 				return GH_DM_ERROR;
 			break;

@@ -30,7 +30,6 @@ enum gh_dm_status {
 	GH_DM_END,      /* the clean end of the stream (end of file) */
 	GH_DM_FULL,     /* the output buffer is full: flush, then go on */
 	GH_DM_ERROR,    /* invalid or truncated data */
-	GH_DM_BLOCK,    /* at a block header, with dm->pause set */
 };
 
 /* Where a decoder starts, or a boundary it stopped at. */
@@ -56,9 +55,6 @@ struct gh_dm_input {
 	 * or when no more can come (then the decoder sees end of file). */
 	int (*more)(void *ctx, struct gh_dm_input *in);
 	void *ctx;
-	/* more() keeps the bytes from file byte keep_from on (UINT64_MAX:
-	 * none need keeping) */
-	uint64_t keep_from;
 };
 
 struct gh_dm_table;     /* Huffman decoding tables (deflate_marked.c) */
@@ -82,8 +78,6 @@ struct gh_dm {
 	bool last_block;
 	uint32_t stored_left;
 	uint64_t stop_bit;              /* stop at a boundary at/after this */
-	bool pause;                     /* return GH_DM_BLOCK at each block */
-	uint64_t paused_at;             /* ... once: the bit it paused at, +1 */
 	/* members that ended since the last flush (BGZF: thousands) */
 	struct gh_dm_member_end *ends;
 	int n_ends, cap_ends;
@@ -106,15 +100,6 @@ int gh_dm_start(struct gh_dm *dm, struct gh_dm_input *in, uint64_t bit,
 enum gh_dm_status gh_dm_run(struct gh_dm *dm);
 
 uint64_t gh_dm_bit(const struct gh_dm *dm);        /* file bit position */
-
-/* The bits held ahead of the position (its next bits), as count; 0 when
- * the bits held run past the end of the file. */
-unsigned gh_dm_held(const struct gh_dm *dm, uint64_t *bits);
-
-/* Moves a decoder that stands at a block header (GH_DM_BLOCK) within its
- * member to another block header of that member, at file bit `bit` (its
- * byte still in the input); the output goes on from out[pos]. */
-void gh_dm_seek(struct gh_dm *dm, uint64_t bit, uint64_t pos);
 enum gh_dm_at gh_dm_where(const struct gh_dm *dm); /* after GH_DM_STOP */
 
 /* Symbols output since the start (flushed or not). */

@@ -48,7 +48,6 @@
 
 #include "crc32.h"
 #include "deflate_marked.h"
-#include "deflate_switch.h"
 #include "gzip_parallel.h"
 
 /* Compressed bytes a task starts from: eight regions a thread, within
@@ -144,8 +143,6 @@ struct worker {
 	uint64_t cpu_ns[STAGES], wall_ns[STAGES];
 	const char *why;                /* why the backend failed it */
 	struct gh_dm dm;
-	struct gh_switch sw;            /* hands known stretches to ISA-L */
-	uint64_t out_bytes;             /* bytes of its tasks, for -v */
 	struct gh_dm_input in;
 	unsigned char *buf;             /* compressed bytes of its task */
 	uint64_t buf_cap;
@@ -206,15 +203,8 @@ static int read_more(void *ctx, struct gh_dm_input *in)
 	 * goes (it would otherwise keep every byte of a task that runs far
 	 * past its region: a stream no region can start in). */
 	if (w->reading_on && in->len >= DROP_AFTER) {
-		uint64_t drop = in->len;
-
-		if (in->keep_from != UINT64_MAX)
-			drop = in->keep_from <= in->base ? 0
-			     : in->keep_from - in->base < drop
-			     ? in->keep_from - in->base : drop;
-		memmove(w->buf, w->buf + drop, in->len - drop);
-		in->base += drop;
-		in->len -= drop;
+		in->base += in->len;
+		in->len = 0;
 	}
 	if (at + want > p->size)
 		want = p->size - at;
@@ -259,7 +249,6 @@ static void input_at(struct worker *w, uint64_t from)
 	w->in.at_eof = from >= w->p->size;
 	w->in.more = read_more;
 	w->in.ctx = w;
-	w->in.keep_from = UINT64_MAX;
 	w->reading_on = false;
 }
 
@@ -535,8 +524,7 @@ static enum gh_dm_status decode_on(struct worker *w)
 {
 	enum gh_dm_status st;
 
-	while ((st = gh_switch_run(&w->sw, &w->dm)) == GH_DM_FULL &&
-	       grow_output(w))
+	while ((st = gh_dm_run(&w->dm)) == GH_DM_FULL && grow_output(w))
 		;
 	return st;
 }
@@ -557,7 +545,6 @@ static enum gh_dm_status guess(struct worker *w, uint64_t from, uint64_t to,
 		if (gh_dm_start(&w->dm, &w->in, *cand, *cand_at, w->out,
 				w->out_cap, 0, to))
 			break;
-		gh_switch_started(&w->sw, false);
 		enum gh_dm_status st = decode_on(w);
 
 		if (st != GH_DM_ERROR)
@@ -631,7 +618,6 @@ static int run_task(struct worker *w, uint64_t i)
 	if (gh_dm_start(&w->dm, &w->in, cand, cand_at, w->out, w->out_cap,
 			GH_WINDOW - member_out, stop))
 		goto invalid;
-	gh_switch_started(&w->sw, true);
 	w->reading_on = true;
 	stage_to(w, DECODE);
 	st = decode_on(w);
@@ -650,7 +636,6 @@ confirmed:
 		gh_dm_flushed(&w->dm);
 		for (unsigned k = 0; k < GH_WINDOW; k++)
 			w->dm.out[k] = w->kept[k];
-		gh_switch_flushed(&w->sw);
 		bad_below = 0;
 		stage_to(w, DECODE);
 		st = decode_on(w);
@@ -676,7 +661,6 @@ done:
 		return -1;
 	}
 	stage_to(w, OTHER);
-	w->out_bytes += w->task_out;
 	pthread_mutex_lock(&p->lock);
 	t->done = true;
 	stitch(p);
@@ -796,23 +780,6 @@ static void describe_time(struct gh_pieces_job *job,
 	}
 }
 
-/* Adds to job's summary how much of the output ISA-L decoded. */
-static void describe_isal(struct gh_pieces_job *job,
-			  const struct worker *workers, int threads)
-{
-	uint64_t isal = 0, all = 0;
-	size_t used = strlen(job->summary);
-
-	for (int k = 0; k < threads; k++) {
-		isal += workers[k].sw.isal_bytes;
-		all += workers[k].out_bytes;
-	}
-	if (workers[0].sw.blocks && all)
-		snprintf(job->summary + used, sizeof(job->summary) - used,
-			 ", %.0f%% of the output by ISA-L",
-			 100.0 * (double)(isal < all ? isal : all) / (double)all);
-}
-
 enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 {
 	struct gh_gzip_stats stats = { 0, 0, 0 };
@@ -845,8 +812,6 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 		workers[k].stage = OTHER;
 		for (unsigned v = 0; v < 256; v++)
 			workers[k].map[v] = (unsigned char)v;
-		if (gh_switch_init(&workers[k].sw))
-			goto out;
 		workers[k].out_cap = OUT_SYMBOLS_FIRST;
 		workers[k].out = malloc((OUT_SYMBOLS_FIRST + GH_DM_SLACK) *
 					sizeof(uint16_t));
@@ -881,7 +846,6 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 		 (unsigned long long)stats.tasks,
 		 (unsigned long long)atomic_load(&stats.guessed),
 		 (unsigned long long)atomic_load(&stats.redone));
-	describe_isal(job, workers, threads);
 	if (job->timing && workers && res != GH_PIECES_SERIAL)
 		describe_time(job, workers, threads);
 out:
@@ -889,7 +853,6 @@ out:
 		free(workers[k].out);
 		free(workers[k].buf);
 		gh_dm_end(&workers[k].dm);
-		gh_switch_free(&workers[k].sw);
 	}
 	for (int k = 0; p.slots && k < p.n_slots; k++)
 		free(p.slots[k].segs);

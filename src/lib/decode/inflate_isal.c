@@ -33,7 +33,6 @@
 
 #include "deflate_header.h"
 #include "inflate.h"
-#include "inflate_blocks.h"
 #include "magic.h"
 
 enum member_part { IN_HEADER, IN_DEFLATE, IN_TRAILER };
@@ -65,9 +64,6 @@ struct isal_inflater {
 	bool judged;                    /* ... and its header taken */
 	unsigned last;                  /* its own BFINAL */
 	struct gh_dh_block block;       /* what the header said */
-	bool blocks_only;               /* gh_blocks_step(): stop at each
-					 * block's end (inflate_blocks.h) */
-	uint32_t produced;              /* output of the call that ended it */
 	uint64_t taken;                 /* input bytes taken since the reset */
 	uint64_t logged_to;             /* input byte the log has reached */
 	size_t log_len;
@@ -305,8 +301,7 @@ static void next_block(struct isal_inflater *z, uint32_t produced)
 	z->armed = false;
 }
 
-/* Decodes deflate data; 1 when it has ended, 0 to go on, -1 on an error;
- * 2 when a block that was not the last ended and z->blocks_only. */
+/* Decodes deflate data; 1 when it has ended, 0 to go on, -1 on an error. */
 static int deflate_part(struct isal_inflater *z, const unsigned char **in,
 			size_t *in_len, unsigned char **out, size_t *out_len,
 			const char **why)
@@ -356,10 +351,6 @@ static int deflate_part(struct isal_inflater *z, const unsigned char **in,
 		if (z->st.block_state != ISAL_BLOCK_FINISH)
 			return 0;
 		if (!z->last) {
-			if (z->blocks_only) {
-				z->produced = produced;
-				return 2;
-			}
 			next_block(z, produced);
 			continue;
 		}
@@ -459,78 +450,4 @@ struct gh_inflater *gh_inflater_isal_new(void)
 	z->base.reset = isal_reset;
 	z->base.free = isal_free;
 	return &z->base;
-}
-
-/* ---- a member's blocks from the middle (inflate_blocks.h) ---- */
-
-struct gh_blocks {
-	struct isal_inflater z;
-};
-
-struct gh_blocks *gh_blocks_new(void)
-{
-	struct gh_blocks *b = calloc(1, sizeof(*b));
-
-	if (b) {
-		isal_inflate_init(&b->z.st);
-		b->z.blocks_only = true;
-	}
-	return b;
-}
-
-void gh_blocks_free(struct gh_blocks *b)
-{
-	free(b);
-}
-
-void gh_blocks_start(struct gh_blocks *b, const unsigned char *dict,
-		     size_t dict_len, uint64_t bits, unsigned nbits)
-{
-	struct isal_inflater *z = &b->z;
-
-	isal_inflate_reset(&z->st);
-	z->st.crc_flag = ISAL_DEFLATE;
-	if (dict_len)
-		isal_inflate_set_dict(&z->st, (uint8_t *)dict,
-				      (uint32_t)dict_len);
-	z->st.read_in = nbits < 64 ? bits & ((1ull << nbits) - 1) : bits;
-	z->st.read_in_length = (int32_t)nbits;
-	z->part = IN_DEFLATE;
-	z->armed = false;
-	z->judged = false;
-	z->taken = 0;
-	z->out_len = 0;
-}
-
-enum gh_blocks_status gh_blocks_step(struct gh_blocks *b,
-				     const unsigned char **in, size_t *in_len,
-				     unsigned char **out, size_t *out_len)
-{
-	const char *why;
-
-	switch (deflate_part(&b->z, in, in_len, out, out_len, &why)) {
-	case 2:
-		return GH_BLOCKS_END;
-	case 0:
-		return GH_BLOCKS_MORE;
-	default:        /* a refusal, or a last block (never started here) */
-		return GH_BLOCKS_REFUSED;
-	}
-}
-
-unsigned gh_blocks_held(const struct gh_blocks *b, uint64_t *bits)
-{
-	int32_t n = b->z.st.read_in_length;
-
-	if (n <= 0) {
-		*bits = 0;
-		return 0;
-	}
-	*bits = n < 64 ? b->z.st.read_in & ((1ull << n) - 1) : b->z.st.read_in;
-	return (unsigned)n;
-}
-
-void gh_blocks_next(struct gh_blocks *b)
-{
-	next_block(&b->z, b->z.produced);
 }
