@@ -41,7 +41,7 @@ same_verdict() {
 		"same:$([ $zrc = 0 ] && echo 0 || echo 1)"
 }
 
-plan 17
+plan 19
 
 gzip -dc t.gz >plain
 counts --raw plain >want
@@ -120,3 +120,17 @@ same_verdict "zero bytes between two members" zeros.gz 1
 same_verdict "zero padding after the last member" padded.gz 0
 (cat t.gz; printf 'garbage') >garbage.gz
 same_verdict "garbage after the last member" garbage.gz 1
+
+# Few members, the last before the 7/8 point: the search for a header
+# past that point ran into the end of the file and never left it (a hang,
+# found by t1018).  5 members, 4 and 8 threads, each within 20 s.
+split -n 5 text fpart
+for f in fpart*; do gzip -1 -n -c "$f"; done >few.gz
+gzip -dc few.gz >plain
+counts --raw plain >want
+for t in 4 8; do
+	timeout 20 "$GPUHIST" -b -f tsv --threads=$t few.gz 2>/dev/null |
+		sed 1d | cut -f2- >got
+	is "5 members, the last before the 7/8 point, $t threads: ends, with gzip -dc's counts" \
+		"$(cmp -s got want && echo same)" same
+done

@@ -124,7 +124,8 @@ static uint64_t header_from(int fd, uint64_t from, uint64_t limit,
 	uint64_t at = from, found = limit;
 
 	*failed = !buf || !again;
-	while (!*failed && at < limit) {
+	/* limit may lie past the end (a point's reach): nothing is there. */
+	while (!*failed && at < limit && at < end) {
 		size_t len = end - at < LOOK_BYTES ? (size_t)(end - at)
 						   : LOOK_BYTES;
 		size_t i = 0;
