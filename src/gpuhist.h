@@ -119,6 +119,12 @@ struct gpuhist_options {
 	int stats;              /* also sum what ent's Monte Carlo pi and
 				 * serial correlation need (struct
 				 * gpuhist_stream) */
+	int tokens;             /* also count tokens (enum gpuhist_tokens_view,
+				 * struct gpuhist_tokens) */
+	int field;              /* GPUHIST_TOKENS_FIELD: which, from 1 */
+	int separator;          /* GPUHIST_TOKENS_FIELD: the byte between
+				 * fields (0..255), or -1 (the default):
+				 * runs of spaces and tabs, as awk's */
 	/* Fields added after 0.2 go here, last. */
 };
 
@@ -226,6 +232,32 @@ struct gpuhist_input {
 	/* Fields added after 0.2 go here, last. */
 };
 
+/* What the tokens option counts, each a byte string.  Words are maximal
+ * runs of bytes other than space, tab, CR and LF; lines are counted
+ * without their newline (a last line without one counts too); a field is
+ * the Nth of a line's fields (see separator), or the empty string where
+ * the line has fewer. */
+enum gpuhist_tokens_view {
+	GPUHIST_TOKENS_NONE,
+	GPUHIST_TOKENS_WORDS,
+	GPUHIST_TOKENS_LINES,
+	GPUHIST_TOKENS_FIELD,
+};
+
+struct gpuhist_token {
+	const unsigned char *bytes;     /* not NUL-terminated */
+	size_t len;
+	uint64_t count;
+};
+
+/* One input's tokens: every distinct one, most frequent first (equal
+ * counts: in byte order, a shorter prefix first). */
+struct gpuhist_tokens {
+	size_t distinct;
+	uint64_t total;                 /* tokens counted */
+	const struct gpuhist_token *token;
+};
+
 /* What became of one input. */
 struct gpuhist_result {
 	int index;              /* its place in the list counted */
@@ -240,6 +272,8 @@ struct gpuhist_result {
 				 * decoded; "" for none */
 	const struct gpuhist_stream *stream;    /* with the stats option,
 				 * its stream sums; NULL if it failed */
+	const struct gpuhist_tokens *tokens;    /* with the tokens option,
+				 * its tokens; NULL if it failed */
 };
 
 typedef void (*gpuhist_result_fn)(void *ctx,

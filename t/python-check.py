@@ -12,6 +12,7 @@ against the whole file, and errors against the messages gpuhist prints.
 import collections
 import gzip
 import json
+import re
 import subprocess
 import sys
 
@@ -52,7 +53,7 @@ want = [0] * 256
 for b in text:
     want[b] += 1
 
-print("1..%d" % (16 + len(REAL)))
+print("1..%d" % (20 + len(REAL)))
 ok(gpuhist.version() == subprocess.run(
     [GPUHIST, "--version"], capture_output=True, text=True
 ).stdout.split()[1], "gpuhist.version() is the command's: %s"
@@ -145,8 +146,29 @@ except gpuhist.Error as e:
        "a Stream of corrupt gzip raises gpuhist.Error naming it, with "
        "gpuhist's reason: %s" % e)
 try:
-    gpuhist.count(TEXT, view="words")
+    gpuhist.count(TEXT, view="letters")
     ok(False, "an unknown view raises ValueError")
 except ValueError:
     ok(True, "an unknown view raises ValueError")
+
+# The tokens views, against Python splitting the same bytes.
+lines = text.split(b"\n")
+if lines and lines[-1] == b"":
+    lines.pop()
+words = gpuhist.count(TEXT_GZ, view="words")
+ok(words == collections.Counter(re.findall(rb"[^ \t\r\n]+", text)),
+   "view='words' of the .gz: a Counter of bytes, re.findall's (%d distinct)"
+   % len(words))
+ok(gpuhist.count(TEXT, view="lines") == collections.Counter(lines),
+   "view='lines': Counter(data.split(b'\\n')), a last empty piece dropped")
+second = collections.Counter(
+    (f[1] if len(f) > 1 else b"") for f in (l.split(b" ") for l in lines))
+ok(gpuhist.count(TEXT, view="field", field=2, separator=b" ") == second,
+   "view='field', field=2, separator=b' ': line.split(b' ')[1], or b''")
+try:
+    gpuhist.Stream(view="words")
+    ok(False, "a Stream of tokens raises gpuhist.Error (not yet)")
+except gpuhist.Error as e:
+    ok(e.status == gpuhist.STATUS_ARGUMENT,
+       "a Stream of tokens raises gpuhist.Error (not yet): %s" % e)
 sys.exit(1 if failed else 0)

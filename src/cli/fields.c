@@ -25,11 +25,18 @@ int gh_bar_length(uint64_t count, uint64_t max)
 void gh_put_table_head(FILE *out, int after, const char *name,
 		       int label_width, int count_width)
 {
+	gh_put_table_head_of(out, after, name, "bin", label_width,
+			     count_width);
+}
+
+void gh_put_table_head_of(FILE *out, int after, const char *name,
+			  const char *title, int label_width, int count_width)
+{
 	if (after)
 		fputc('\n', out);
 	if (name)
 		fprintf(out, "==> %s <==\n", name);
-	fprintf(out, "%-*s  %*s  %7s\n", label_width, "bin", count_width,
+	fprintf(out, "%-*s  %*s  %7s\n", label_width, title, count_width,
 		"count", "share");
 }
 

@@ -18,6 +18,10 @@ int gh_bar_length(uint64_t count, uint64_t max);
 void gh_put_table_head(FILE *out, int after, const char *name,
 		       int label_width, int count_width);
 
+/* The same, the label column titled `title` rather than "bin". */
+void gh_put_table_head_of(FILE *out, int after, const char *name,
+			  const char *title, int label_width, int count_width);
+
 /* One row of a table: label, then pad spaces (the label's column is
  * padded by the columns it takes, not its bytes), its count in
  * count_width, its share of counted, and its bar (max: the largest row). */

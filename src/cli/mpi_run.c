@@ -317,7 +317,7 @@ static int run_batch(struct rank_run *rr, int n, int k)
 					rr->sums[i],
 					rr->opts->chars ? &rr->chars[i] : NULL,
 					rr->opts->stats ? &rr->stream_sums[i]
-							: NULL);
+							: NULL, NULL);
 	}
 	for (int i = 0; i < n; i++)
 		gpuhist_chars_free(&rr->chars[i]);

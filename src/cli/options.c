@@ -19,6 +19,7 @@ enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
+	OPT_LINES, OPT_FIELD,
 };
 
 static const struct option long_options[] = {
@@ -28,6 +29,10 @@ static const struct option long_options[] = {
 	{ "classes",     no_argument,       NULL, 'c' },
 	{ "chars",       no_argument,       NULL, 'm' },
 	{ "stats",       no_argument,       NULL, 's' },
+	{ "tokens",      no_argument,       NULL, 't' },
+	{ "lines",       no_argument,       NULL, OPT_LINES },
+	{ "field",       required_argument, NULL, OPT_FIELD },
+	{ "separator",   required_argument, NULL, 'F' },
 	{ "format",      required_argument, NULL, 'f' },
 	{ "raw",         no_argument,       NULL, OPT_RAW },
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
@@ -72,6 +77,13 @@ void gh_options_help(void)
 "                         of -m's table)\n"
 "      --top=N            the N commonest bins, in that order, the rest\n"
 "                         summed in one row named (other)\n"
+"  -t, --tokens           count words instead: runs of bytes other than\n"
+"                         space, tab, CR and LF (the table: the 20 commonest)\n"
+"      --lines            count whole lines (without the newline)\n"
+"      --field=N          count the Nth field of each line: runs of\n"
+"                         non-blanks, as awk's $N, or with -F what lies\n"
+"                         between separators; \"\" where a line has fewer\n"
+"  -F, --separator=C      --field's separator, one byte (\\t: tab)\n"
 "  -s, --stats            also ent's figures of the bytes: entropy, chi-square,\n"
 "                         mean, Monte Carlo pi, serial correlation (tsv and\n"
 "                         csv: ent -t's fields instead of the bins)\n"
@@ -216,6 +228,19 @@ static uint64_t parse_size(const char *arg)
 	return v;
 }
 
+/* -t, --lines, --field: one of them. */
+static int set_tokens(struct gh_options *opts, int view, const char *opt,
+		      const char **first)
+{
+	if (*first && opts->lib.tokens != view) {
+		say("options %s and %s select different views", *first, opt);
+		return -1;
+	}
+	*first = opt;
+	opts->lib.tokens = view;
+	return 0;
+}
+
 static int set_view(struct gh_options *opts, enum gh_view_kind view,
 		    const char *opt, int *view_opt_seen, const char **first)
 {
@@ -234,7 +259,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 {
 	static char *stdin_operand[] = { "-", NULL };
 	struct gpuhist_options *lib = &opts->lib;
-	const char *first_view = NULL;
+	const char *first_view = NULL, *tokens_opt = NULL;
 	int view_opt_seen = 0, want_version = 0;
 	bool sort_set = false;
 	long n;
@@ -249,7 +274,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	 * "gpuhist: ..." like all the others, however it was invoked. */
 	argv[0] = GH_PROGNAME;
 
-	while ((c = getopt_long(argc, argv, "w:ibcmsf:vhV", long_options,
+	while ((c = getopt_long(argc, argv, "w:ibcmstF:f:vhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -282,6 +307,39 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			break;
 		case 's':
 			opts->stats = true;
+			break;
+		case 't':
+			if (set_tokens(opts, GPUHIST_TOKENS_WORDS, "-t",
+				       &tokens_opt))
+				return usage_error();
+			break;
+		case OPT_LINES:
+			if (set_tokens(opts, GPUHIST_TOKENS_LINES, "--lines",
+				       &tokens_opt))
+				return usage_error();
+			break;
+		case OPT_FIELD:
+			n = parse_int(optarg, 1, INT_MAX);
+			if (n < 0) {
+				say("invalid field '%s' for --field (expected 1 or more)",
+				    optarg);
+				return usage_error();
+			}
+			lib->field = (int)n;
+			if (set_tokens(opts, GPUHIST_TOKENS_FIELD, "--field",
+				       &tokens_opt))
+				return usage_error();
+			break;
+		case 'F':
+			if (!strcmp(optarg, "\\t"))
+				lib->separator = '\t';
+			else if (strlen(optarg) == 1)
+				lib->separator = (unsigned char)optarg[0];
+			else {
+				say("invalid separator '%s' for -F (expected one byte, or \\t)",
+				    optarg);
+				return usage_error();
+			}
 			break;
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -443,6 +501,30 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	    (opts->ignore_case || opts->view == GH_VIEW_CLASSES)) {
 		say("option -m cannot be combined with %s: this gpuhist was built without libutf8proc",
 		    opts->ignore_case ? "-i" : "-c");
+		return usage_error();
+	}
+	if (tokens_opt) {
+		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
+				  : opts->ignore_case ? "-i"
+				  : view_opt_seen ? first_view : NULL;
+
+		if (other) {
+			say("options %s and %s select different views",
+			    tokens_opt, other);
+			return usage_error();
+		}
+		if (opts->merge || opts->columns.n) {
+			say("option %s cannot be combined with %s yet", tokens_opt,
+			    opts->merge ? "--merge" : "--columns");
+			return usage_error();
+		}
+		if (!sort_set)
+			opts->sort = GH_SORT_COUNT;
+		if (!opts->top && opts->format == GH_FMT_TABLE)
+			opts->top = 20;
+	}
+	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD) {
+		say("option -F applies to --field only");
 		return usage_error();
 	}
 	if (opts->columns.n && opts->format != GH_FMT_TSV &&

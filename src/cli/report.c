@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "report.h"
 #include "report_chars.h"
+#include "report_tokens.h"
 #include "stats.h"
 
 double gh_entropy(const uint64_t totals[256])
@@ -252,6 +253,7 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->top = opts->top;
 	rep->opts = opts;
 	rep->chars = opts->chars;
+	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE;
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;
@@ -321,7 +323,9 @@ static void head(struct gh_report *rep)
 	rep->headed = true;
 	switch (rep->format) {
 	case GH_FMT_TSV:
-		if (rep->stats)
+		if (rep->tokens)
+			fputs("input\ttoken\tcount\n", out);
+		else if (rep->stats)
 			gh_stats_put_head(out, '\t');
 		else {
 			fputs("input\tbin\tcount", out);
@@ -330,7 +334,9 @@ static void head(struct gh_report *rep)
 		}
 		break;
 	case GH_FMT_CSV:
-		if (rep->stats)
+		if (rep->tokens)
+			fputs("input,token,count\n", out);
+		else if (rep->stats)
 			gh_stats_put_head(out, ',');
 		else {
 			fputs("input,bin,count", out);
@@ -350,7 +356,8 @@ static void head(struct gh_report *rep)
 int gh_report_input(struct gh_report *rep, const char *name,
 		    const uint64_t totals[256],
 		    const struct gpuhist_chars *chars,
-		    const struct gpuhist_stream *stream)
+		    const struct gpuhist_stream *stream,
+		    const struct gpuhist_tokens *tokens)
 {
 	head(rep);
 	for (int c = 0; c < 256; c++)
@@ -369,9 +376,31 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		return -1;
 	}
 	rep->n_inputs++;
+	if (rep->tokens && gh_report_tokens_keep(rep, tokens)) {
+		gh_msg("out of memory for the total's tokens");
+		return -1;
+	}
 	/* json keeps every entry: --merge checks the total against them. */
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return 0;
+	if (rep->tokens) {
+		if (rep->format == GH_FMT_JSON) {
+			entry_sep(rep);
+			line_begin(rep);
+		}
+		int failed = gh_report_tokens(rep, name, sum256(totals),
+					      tokens, rep->several);
+
+		if (rep->format == GH_FMT_JSON)
+			line_end(rep, NULL);
+		if (failed) {
+			gh_msg("out of memory for the rows of %s", name);
+			return -1;
+		}
+		rep->n_printed++;
+		fflush(rep->out);
+		return 0;
+	}
 	if (rep->chars) {
 		if (rep->format == GH_FMT_JSON) {
 			entry_sep(rep);
@@ -494,6 +523,20 @@ void gh_report_end(struct gh_report *rep)
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
 
 	head(rep);
+	if (rep->tokens) {
+		if (rep->format == GH_FMT_JSON && !rep->ndjson)
+			fputs("],\n \"total\": ", rep->out);
+		if (rep->format == GH_FMT_JSON)
+			line_begin(rep);
+		if (gh_report_tokens_total(rep, sum256(rep->total),
+					   total || rep->format == GH_FMT_JSON))
+			gh_msg("out of memory for the rows of the total");
+		if (rep->format == GH_FMT_JSON) {
+			line_end(rep, "\"total\": true, ");
+			json_close(rep);
+		}
+		return;
+	}
 	if (rep->chars) {
 		int failed = 0;
 

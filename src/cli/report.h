@@ -10,6 +10,13 @@
 #include "options.h"
 #include "view.h"
 
+/* The inputs' tokens, kept for the total (report_tokens.c). */
+struct gh_tokens_kept {
+	struct gpuhist_token *token;    /* bytes of their own, malloc'd */
+	size_t n, cap;
+	uint64_t total;
+};
+
 struct gh_report {
 	FILE *out;
 	bool headed;                    /* the head is printed */
@@ -28,6 +35,8 @@ struct gh_report {
 	struct gpuhist_chars total_chars;
 	bool stats;                 /* --stats: ent's figures (stats.c) */
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
+	bool tokens;                /* -t, --lines, --field: token rows */
+	struct gh_tokens_kept kept; /* ... and the inputs' for the total */
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */
 	bool ndjson;                /* json's entries, a line each */
@@ -40,13 +49,15 @@ struct gh_report {
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
 /* One input's 256 exact totals (and with -m its code points, with
- * --stats its stream sums, NULL when not known); also added into the
+ * --stats its stream sums, NULL when not known, with a tokens view its
+ * tokens); also added into the
  * total (with --total=only, that is all, but in json).  0, or -1 when out
  * of memory for the rows (said). */
 int gh_report_input(struct gh_report *rep, const char *name,
 		    const uint64_t totals[256],
 		    const struct gpuhist_chars *chars,
-		    const struct gpuhist_stream *stream);
+		    const struct gpuhist_stream *stream,
+		    const struct gpuhist_tokens *tokens);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
  * reason"; NULL when there were none): json gives it an entry with its
  * "error" and no counts; the other formats show nothing of it. */

@@ -102,7 +102,7 @@ static void report_result(void *ctx, const struct gpuhist_result *r)
 
 	if (r->totals)
 		gh_report_input(report, r->name, r->totals, r->chars,
-				r->stream);
+				r->stream, r->tokens);
 	else                        /* a failed input adds nothing */
 		gh_report_failed(report, r->name, r->messages);
 }
@@ -129,7 +129,7 @@ static int merge_one(struct gh_run *run, const char *name)
 		gh_report_failed(&run->report, name, messages);
 	else
 		ret = gh_report_input(&run->report, name, totals, &chars,
-				      known ? &stream : NULL);
+				      known ? &stream : NULL, NULL);
 	gpuhist_chars_free(&chars);
 	return ret;
 }

@@ -54,7 +54,7 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, stats) + sizeof(int))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, separator) + sizeof(int))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -71,6 +71,7 @@ void gpuhist_options_init_size(struct gpuhist_options *opts,
 	memset(opts, 0, struct_size);
 	opts->struct_size = struct_size;
 	opts->backend = GPUHIST_BACKEND_AUTO;
+	opts->separator = -1;
 }
 
 /* Whether the bytes [from, to) of p are all zero: fields of a newer
@@ -117,6 +118,13 @@ static const char *invalid(const struct gpuhist_options *opts)
 		return "streams out of range (0..64)";
 	if (opts->threads < 0 || opts->threads > GPUHIST_THREADS_MAX)
 		return "threads out of range";
+	if (opts->tokens < GPUHIST_TOKENS_NONE ||
+	    opts->tokens > GPUHIST_TOKENS_FIELD)
+		return "unknown tokens view";
+	if (opts->tokens == GPUHIST_TOKENS_FIELD && opts->field < 1)
+		return "field out of range (from 1)";
+	if (opts->separator < -1 || opts->separator > 255)
+		return "separator out of range (-1, or a byte 0..255)";
 	return NULL;
 }
 

@@ -45,6 +45,7 @@
 #include "pipeline.h"
 #include "source.h"
 #include "submit.h"
+#include "tokens.h"
 
 /* Room for what is said of one input: a few lines, each of which may
  * carry a name of thousands of characters. */
@@ -72,6 +73,8 @@ struct job {
 	struct gh_stream_part part;         /* its chunks' sums (opts->stats) */
 	struct gpuhist_stream stream;       /* and with their edges, in all */
 	struct gh_joins joins;              /* joins its chunks' edges, then */
+	struct gh_tokens *tokens;           /* its tokens, until reported */
+	const struct gpuhist_tokens *tokens_result;
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 	bool said_decoding;                 /* -v: how it was decoded is said */
@@ -116,7 +119,8 @@ struct readers {
  * parallel decoder then need not end a chunk with each piece). */
 static const struct gh_joins *joins_of(const struct job *job)
 {
-	return job->joins.seams || job->joins.edges ? &job->joins : NULL;
+	return job->joins.seams || job->joins.edges || job->joins.tokens
+	       ? &job->joins : NULL;
 }
 
 /* Notes how far job is read (for the meter), and the run's bytes read.
@@ -339,6 +343,8 @@ static int begin_again(struct gh_run *run, struct job *job, int *input,
 		gh_seams_reset(job->joins.seams);
 	if (job->joins.edges)
 		gh_edges_reset(job->joins.edges);
+	if (job->joins.tokens)
+		gh_tokens_reset(job->joins.tokens);
 	if (b->ops->finish(b, *input, discard, &job->chars, &job->part)) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		*input = -1;
@@ -489,10 +495,18 @@ static int count_one(struct inputs *in, struct job *job)
 	job->part = (struct gh_stream_part){ 0, 0 };
 	job->stream = (struct gpuhist_stream){ 0, 0, 0 };
 	job->said_decoding = false;
-	job->joins = (struct gh_joins){ NULL, NULL };
+	job->joins = (struct gh_joins){ NULL, NULL, NULL };
+	if (run->opts->tokens && ranged(job->input)) {
+		gh_note(&job->notes, "%s: tokens are not counted in ranges (mpirun) yet",
+			job->name);
+		ret = -1;
+		goto out;
+	}
 	if ((run->opts->chars &&
 	     !(job->joins.seams = gh_seams_new(&job->chars))) ||
-	    (run->opts->stats && !(job->joins.edges = gh_edges_new()))) {
+	    (run->opts->stats && !(job->joins.edges = gh_edges_new())) ||
+	    (run->opts->tokens &&
+	     !(job->joins.tokens = gh_tokens_new(run->opts)))) {
 		gh_note(&job->notes, "%s: out of memory", job->name);
 		ret = -1;
 		goto out;
@@ -560,10 +574,29 @@ static int count_one(struct inputs *in, struct job *job)
 			ret = -1;
 		}
 	}
+	if (!ret && job->joins.tokens) {
+		uint64_t bytes = 0;
+
+		for (int v = 0; v < 256; v++)
+			bytes += job->totals[v];
+		if (gh_tokens_end(job->joins.tokens, bytes,
+				  &job->tokens_result)) {
+			gh_note(&job->notes, "%s: %s", job->name,
+				"its tokens did not join up (out of memory, or an internal error)");
+			ret = -1;
+		}
+	}
 out:
 	gh_seams_free(job->joins.seams);
 	gh_edges_free(job->joins.edges);
-	job->joins = (struct gh_joins){ NULL, NULL };
+	/* The tokens stay until the input is reported. */
+	if (!ret) {
+		job->tokens = job->joins.tokens;
+	} else {
+		gh_tokens_free(job->joins.tokens);
+		job->tokens_result = NULL;
+	}
+	job->joins = (struct gh_joins){ NULL, NULL, NULL };
 	if (gh_source_close(src))
 		ret = -1;
 	return ret;
@@ -751,6 +784,8 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 					 ? &job->chars : NULL,
 				.stream = done && run->opts->stats
 					  ? &job->stream : NULL,
+				.tokens = done && run->opts->tokens
+					  ? job->tokens_result : NULL,
 				.messages = job->messages,
 			};
 
@@ -763,6 +798,9 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		pthread_mutex_lock(&in.lock);
 		job->index = -1;
 		gpuhist_chars_free(&job->chars);
+		gh_tokens_free(job->tokens);
+		job->tokens = NULL;
+		job->tokens_result = NULL;
 		gh_notes_init(&job->notes, job->messages,
 			      sizeof(job->messages));
 		in.reported++;
@@ -773,8 +811,10 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&in.lock);
 	pthread_cond_destroy(&in.changed);
-	for (int i = 0; i < in.window; i++)
+	for (int i = 0; i < in.window; i++) {
 		gpuhist_chars_free(&in.jobs[i].chars);
+		gh_tokens_free(in.jobs[i].tokens);
+	}
 	free(in.jobs);
 	return unusable ? -2 : failed;
 }

@@ -113,6 +113,11 @@ int gpuhist_push_open(gpuhist_counter *c, const char *name,
 		return GPUHIST_ERR_ARGUMENT;
 	}
 	*push = NULL;
+	if (c->opts.tokens) {
+		snprintf(c->message, sizeof(c->message),
+			 "tokens are not counted through a push yet");
+		return GPUHIST_ERR_ARGUMENT;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->buf = malloc(PUSH_BUFFER)) ||
 	    !(p->name = strdup(name ? name : "(push)"))) {

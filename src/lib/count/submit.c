@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "submit.h"
+#include "tokens.h"
 
 /* The backend's reason after a failed call of its own. */
 static const char *backend_why(struct gh_backend *b, int ret)
@@ -22,6 +23,9 @@ static const char *cut(const struct gh_joins *j, struct gh_chunk *c,
 	struct gh_edges *edges = j ? j->edges : NULL;
 
 	*left = len;
+	if (j && j->tokens &&
+	    gh_tokens_cut(j->tokens, first, len, at.offset))
+		return "out of memory for the tokens";
 	if (edges && gh_edges_cut_ends(edges, c, first, end, len, at.offset))
 		return NOMEM;
 	if (!seams || (!len && !at.last))
@@ -65,6 +69,10 @@ const char *gh_submit_members(const struct gh_joins *j, struct gh_backend *b,
 
 	if (b->cancel && atomic_load(b->cancel))
 		return GH_CANCELLED;
+	/* The members' bytes are on the device: a view that needs them all
+	 * (tokens) never has its members decoded there. */
+	if (j && j->tokens)
+		return "tokens need the decoded bytes";
 	c->from = 0;
 	c->to = m->out;
 	c->phase = 0;

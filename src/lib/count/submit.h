@@ -27,7 +27,15 @@ struct gh_place {
 struct gh_joins {
 	struct gh_seams *seams;
 	struct gh_edges *edges;
+	struct gh_tokens *tokens;
 };
+
+/* Whether j joins chunks by their offsets in the output (edges.c's sums,
+ * tokens.c's ends), which a decoder must then know for every chunk. */
+static inline bool gh_joins_by_offset(const struct gh_joins *j)
+{
+	return j && (j->edges || j->tokens);
+}
 
 /* Why a reader stopped once its count was cancelled. */
 #define GH_CANCELLED "cancelled"

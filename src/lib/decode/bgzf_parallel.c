@@ -399,8 +399,11 @@ static void *decode_spans(void *arg)
 	}
 	t.sp = &sp;
 	for (;;) {
-		struct gh_members *m = b->ops->members_acquire ?
-				       b->ops->members_acquire(b) : NULL;
+		/* Tokens need every decoded byte here: not on a device. */
+		struct gh_members *m =
+			b->ops->members_acquire &&
+			!(p->joins && p->joins->tokens)
+			? b->ops->members_acquire(b) : NULL;
 		unsigned char *buf = m ? m->in : t.buf;
 		uint64_t len = m && !p->region_set ? m->in_room - MEMBER_MAX
 						   : p->span_bytes;

@@ -29,8 +29,9 @@
  * decoded in order.
  *
  * Each segment is a piece for code points (seams.c joins them in order);
- * ent's sums need each chunk's offset in the output, which a member says
- * only at its end, so with them this returns GH_PIECES_IN_ORDER.
+ * ent's sums and the tokens views need each chunk's offset in the output,
+ * which a member says only at its end, so with them this returns
+ * GH_PIECES_IN_ORDER.
  */
 #include "config.h"
 
@@ -345,7 +346,7 @@ enum gh_pieces_result gh_members_pieces(struct gh_pieces_job *job)
 	uint64_t want = (uint64_t)threads * SEGMENTS_PER_THREAD;
 	enum gh_pieces_result res;
 
-	if (job->joins && job->joins->edges) {
+	if (gh_joins_by_offset(job->joins)) {
 		free(p);
 		return GH_PIECES_IN_ORDER;      /* offsets unknown: see above */
 	}

@@ -138,8 +138,8 @@ static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
 	if (p->cursor < p->end && !atomic_load(&p->st.bad)) {
 		uint64_t n = frame_length(p->fd, p->cursor, p->end, content);
 
-		/* Statistics: a frame of unknown size leaves the offsets
-		 * of those after it unknown. */
+		/* Statistics and tokens: a frame of unknown size leaves
+		 * the offsets of those after it unknown. */
 		if (!n || (p->offsets && *content == UINT64_MAX)) {
 			if (n)
 				atomic_store(&p->unsized, 1);
@@ -310,7 +310,7 @@ out:
 enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 {
 	struct zp p = { .b = job->b, .input = job->input, .joins = job->joins,
-			.offsets = job->joins && job->joins->edges,
+			.offsets = gh_joins_by_offset(job->joins),
 			.fd = job->fd, .end = job->start + job->size,
 			.progress = job->progress, .ctx = job->ctx,
 			.cursor = job->start };

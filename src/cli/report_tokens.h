@@ -1,0 +1,26 @@
+/* report_tokens.h - printing the tokens view's blocks, in every format */
+#ifndef GH_REPORT_TOKENS_H
+#define GH_REPORT_TOKENS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gpuhist.h"
+#include "report.h"
+
+/* One block of an input (or the total) in rep's format; 0, or -1 when out
+ * of memory.  with_header: the table names the input. */
+int gh_report_tokens(struct gh_report *rep, const char *name,
+		     uint64_t bytes_read, const struct gpuhist_tokens *tk,
+		     int with_header);
+
+/* Keeps an input's tokens for the total; 0, or -1 when out of memory. */
+int gh_report_tokens_keep(struct gh_report *rep,
+			  const struct gpuhist_tokens *tk);
+
+/* Merges what was kept into the total, prints its block when print_it,
+ * and lets it go; 0, or -1 when out of memory. */
+int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
+			   bool print_it);
+
+#endif

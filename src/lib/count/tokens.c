@@ -1,0 +1,491 @@
+/* tokens.c - one input's tokens counted exactly, as byte strings
+ *
+ * A unit is what the view counts: a word (a maximal run of bytes that are
+ * not space, tab, CR or LF), a line (without its newline; a last line
+ * without one counts too), or a line's Nth field (fields are runs of
+ * bytes that are not space or tab, leading ones skipped, as awk's default;
+ * or, with a separator byte, what lies between separators, as cut -d and
+ * awk -F; a line with fewer fields counts the empty string, as awk's $N
+ * does).
+ *
+ * The counts are an open-addressing table keyed by the bytes (a 64-bit
+ * hash, then the bytes compared), the keys in an arena.  Chunks are cut
+ * in batches: the units are found and hashed outside the lock, then added
+ * under it.  Each chunk's two ends are kept (a chunk with no boundary at
+ * all is kept whole) and joined in offset order at the end.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokens.h"
+
+/* Units found and hashed before the lock is taken. */
+#define BATCH 1024
+
+struct entry {
+	uint64_t hash;
+	uint64_t count;                 /* 0: the slot is free */
+	uint64_t at, len;               /* the key, in the arena */
+};
+
+/* What a chunk leaves at its ends. */
+struct chunk_ends {
+	uint64_t offset, len;
+	bool boundless;                 /* no boundary: all of it in `lead` */
+	unsigned char *lead, *trail;    /* before the first boundary, after
+					 * the last one */
+	uint64_t lead_len, trail_len;
+};
+
+struct gh_tokens {
+	int view;                       /* GPUHIST_TOKENS_* */
+	int field;                      /* GPUHIST_TOKENS_FIELD: 1, 2, ... */
+	int separator;                  /* its byte, or -1: runs of blanks */
+	pthread_mutex_t lock;
+	struct entry *slot;
+	uint64_t cap, used, total;
+	unsigned char *arena;
+	uint64_t arena_len, arena_cap;
+	struct chunk_ends *ends;
+	uint64_t n_ends, cap_ends;
+	bool failed;                    /* out of memory while cutting */
+	/* the result */
+	struct gpuhist_token *sorted;
+	struct gpuhist_tokens result;
+};
+
+/* A unit found in a chunk, hashed. */
+struct unit {
+	const unsigned char *p;
+	uint64_t len, hash;
+};
+
+static uint64_t hash_bytes(const unsigned char *p, uint64_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full);
+
+	while (n >= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	if (n) {
+		uint64_t v = 0;
+
+		memcpy(&v, p, n);
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+static bool is_word_sep(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static bool is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* ---- the table (called with the lock held) ---- */
+
+static int grow_table(struct gh_tokens *t)
+{
+	uint64_t cap = t->cap ? 2 * t->cap : 1024;
+	struct entry *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (uint64_t i = 0; i < t->cap; i++) {
+		const struct entry *e = &t->slot[i];
+		uint64_t k = e->hash & (cap - 1);
+
+		if (!e->count)
+			continue;
+		while (slot[k].count)
+			k = (k + 1) & (cap - 1);
+		slot[k] = *e;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+/* Adds n to the unit's count; 0, or -1 when out of memory. */
+static int add(struct gh_tokens *t, const unsigned char *p, uint64_t len,
+	       uint64_t hash, uint64_t n)
+{
+	if ((t->used + 1) * 10 > t->cap * 7 && grow_table(t))
+		return -1;
+	uint64_t k = hash & (t->cap - 1);
+
+	for (;; k = (k + 1) & (t->cap - 1)) {
+		struct entry *e = &t->slot[k];
+
+		if (!e->count)
+			break;
+		if (e->hash == hash && e->len == len &&
+		    !memcmp(t->arena + e->at, p, len)) {
+			e->count += n;
+			t->total += n;
+			return 0;
+		}
+	}
+	if (t->arena_len + len > t->arena_cap) {
+		uint64_t cap = t->arena_cap ? 2 * t->arena_cap : 65536;
+
+		while (cap < t->arena_len + len)
+			cap *= 2;
+		unsigned char *a = realloc(t->arena, cap);
+
+		if (!a)
+			return -1;
+		t->arena = a;
+		t->arena_cap = cap;
+	}
+	memcpy(t->arena + t->arena_len, p, len);
+	t->slot[k] = (struct entry){ hash, n, t->arena_len, len };
+	t->arena_len += len;
+	t->used++;
+	t->total += n;
+	return 0;
+}
+
+/* ---- units ---- */
+
+/* The unit a whole line makes: itself, or its field. */
+static void line_unit(const struct gh_tokens *t, const unsigned char *p,
+		      uint64_t len, struct unit *u)
+{
+	u->p = p;
+	u->len = len;
+	if (t->view != GPUHIST_TOKENS_FIELD)
+		return;
+	const unsigned char *end = p + len, *q = p;
+	int k = 1;
+
+	if (t->separator < 0) {
+		for (;;) {
+			while (q < end && is_blank(*q))
+				q++;
+			const unsigned char *from = q;
+
+			while (q < end && !is_blank(*q))
+				q++;
+			if (q == from)
+				break;          /* no more fields */
+			if (k++ == t->field) {
+				u->p = from;
+				u->len = (uint64_t)(q - from);
+				return;
+			}
+		}
+	} else {
+		for (;;) {
+			const unsigned char *s = memchr(q, t->separator,
+							(size_t)(end - q));
+			const unsigned char *to = s ? s : end;
+
+			if (k++ == t->field) {
+				u->p = q;
+				u->len = (uint64_t)(to - q);
+				return;
+			}
+			if (!s)
+				break;
+			q = s + 1;
+		}
+	}
+	u->p = p;
+	u->len = 0;                     /* no such field: "" */
+}
+
+/* Adds the batch to the table under the lock; 0 or -1. */
+static int flush(struct gh_tokens *t, struct unit *batch, int n)
+{
+	int ret = 0;
+
+	for (int i = 0; i < n; i++)
+		batch[i].hash = hash_bytes(batch[i].p, batch[i].len);
+	pthread_mutex_lock(&t->lock);
+	for (int i = 0; i < n && !ret; i++)
+		ret = add(t, batch[i].p, batch[i].len, batch[i].hash, 1);
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+/* Counts the units wholly inside [p, end), which begins just after a
+ * boundary and ends with one. */
+static int count_inside(struct gh_tokens *t, const unsigned char *p,
+			const unsigned char *end)
+{
+	struct unit batch[BATCH];
+	int n = 0;
+
+	if (t->view == GPUHIST_TOKENS_WORDS) {
+		while (p < end) {
+			while (p < end && is_word_sep(*p))
+				p++;
+			const unsigned char *from = p;
+
+			while (p < end && !is_word_sep(*p))
+				p++;
+			if (p == from)
+				break;
+			batch[n++] = (struct unit){ from, (uint64_t)(p - from), 0 };
+			if (n == BATCH) {
+				if (flush(t, batch, n))
+					return -1;
+				n = 0;
+			}
+		}
+	} else {
+		while (p < end) {
+			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			line_unit(t, p, (uint64_t)(nl - p), &batch[n++]);
+			p = nl + 1;
+			if (n == BATCH) {
+				if (flush(t, batch, n))
+					return -1;
+				n = 0;
+			}
+		}
+	}
+	return n ? flush(t, batch, n) : 0;
+}
+
+static bool is_boundary(const struct gh_tokens *t, unsigned char c)
+{
+	return t->view == GPUHIST_TOKENS_WORDS ? is_word_sep(c) : c == '\n';
+}
+
+static unsigned char *copy_of(const unsigned char *p, uint64_t len)
+{
+	unsigned char *c = malloc(len ? len : 1);
+
+	if (c)
+		memcpy(c, p, len);
+	return c;
+}
+
+int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
+		  uint64_t offset)
+{
+	struct chunk_ends e = { .offset = offset, .len = len };
+	uint64_t first = 0, last = len;
+
+	if (!len)
+		return 0;
+	while (first < len && !is_boundary(t, p[first]))
+		first++;
+	if (first == len) {
+		e.boundless = true;
+		e.lead_len = len;
+	} else {
+		while (!is_boundary(t, p[last - 1]))
+			last--;
+		e.lead_len = first;
+		e.trail_len = len - last;
+		/* Words: the inside starts at the first separator; lines,
+		 * after the first newline. */
+		if (count_inside(t, p + first + (t->view != GPUHIST_TOKENS_WORDS),
+				 p + last))
+			goto nomem;
+	}
+	e.lead = copy_of(p, e.lead_len);
+	e.trail = copy_of(p + len - e.trail_len, e.trail_len);
+	if (!e.lead || !e.trail)
+		goto nomem;
+	pthread_mutex_lock(&t->lock);
+	if (t->n_ends == t->cap_ends) {
+		uint64_t cap = t->cap_ends ? 2 * t->cap_ends : 64;
+		struct chunk_ends *ends = realloc(t->ends, cap * sizeof(*ends));
+
+		if (!ends) {
+			pthread_mutex_unlock(&t->lock);
+			goto nomem;
+		}
+		t->ends = ends;
+		t->cap_ends = cap;
+	}
+	t->ends[t->n_ends++] = e;
+	pthread_mutex_unlock(&t->lock);
+	return 0;
+nomem:
+	free(e.lead);
+	free(e.trail);
+	pthread_mutex_lock(&t->lock);
+	t->failed = true;
+	pthread_mutex_unlock(&t->lock);
+	return -1;
+}
+
+/* ---- the end ---- */
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct chunk_ends *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct gpuhist_token *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	int c = memcmp(x->bytes, y->bytes, x->len < y->len ? x->len : y->len);
+
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* Counts a unit made of joined ends (the lock is not needed: the end is
+ * one thread's). */
+static int count_joined(struct gh_tokens *t, const unsigned char *p,
+			uint64_t len, bool last)
+{
+	struct unit u;
+
+	if (t->view == GPUHIST_TOKENS_WORDS) {
+		if (!len)
+			return 0;
+		return add(t, p, len, hash_bytes(p, len), 1);
+	}
+	if (last && !len)
+		return 0;               /* the input ended with a newline */
+	line_unit(t, p, len, &u);
+	return add(t, u.p, u.len, hash_bytes(u.p, u.len), 1);
+}
+
+/* Appends len bytes to the unit being joined. */
+static int append(unsigned char **buf, uint64_t *have, uint64_t *cap,
+		  const unsigned char *p, uint64_t len)
+{
+	if (*have + len > *cap) {
+		uint64_t c = *cap ? 2 * *cap : 4096;
+
+		while (c < *have + len)
+			c *= 2;
+		unsigned char *b = realloc(*buf, c);
+
+		if (!b)
+			return -1;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf + *have, p, len);
+	*have += len;
+	return 0;
+}
+
+int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
+		  const struct gpuhist_tokens **out)
+{
+	unsigned char *carry = NULL;
+	uint64_t have = 0, cap = 0, at = 0;
+	int ret = -1;
+
+	if (t->failed)
+		return -1;
+	qsort(t->ends, t->n_ends, sizeof(*t->ends), by_offset);
+	for (uint64_t i = 0; i < t->n_ends; i++) {
+		const struct chunk_ends *e = &t->ends[i];
+
+		if (e->offset != at)
+			goto out;       /* a gap or an overlap */
+		at += e->len;
+		if (append(&carry, &have, &cap, e->lead, e->lead_len))
+			goto out;
+		if (e->boundless)
+			continue;
+		if (count_joined(t, carry, have, false))
+			goto out;
+		have = 0;
+		if (append(&carry, &have, &cap, e->trail, e->trail_len))
+			goto out;
+	}
+	if (at != bytes || count_joined(t, carry, have, true))
+		goto out;
+	free(t->sorted);
+	t->sorted = malloc((t->used ? t->used : 1) * sizeof(*t->sorted));
+	if (!t->sorted)
+		goto out;
+	uint64_t n = 0;
+
+	for (uint64_t k = 0; k < t->cap; k++)
+		if (t->slot[k].count)
+			t->sorted[n++] = (struct gpuhist_token){
+				t->arena + t->slot[k].at, t->slot[k].len,
+				t->slot[k].count };
+	qsort(t->sorted, n, sizeof(*t->sorted), by_count);
+	t->result = (struct gpuhist_tokens){ .distinct = n, .total = t->total,
+					     .token = t->sorted };
+	*out = &t->result;
+	ret = 0;
+out:
+	free(carry);
+	return ret;
+}
+
+/* ---- life ---- */
+
+struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
+{
+	struct gh_tokens *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->view = opts->tokens;
+	t->field = opts->field;
+	t->separator = opts->separator;
+	pthread_mutex_init(&t->lock, NULL);
+	t->arena_cap = 65536;
+	t->arena = malloc(t->arena_cap);
+	if (!t->arena || grow_table(t)) {
+		gh_tokens_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void gh_tokens_reset(struct gh_tokens *t)
+{
+	for (uint64_t i = 0; i < t->n_ends; i++) {
+		free(t->ends[i].lead);
+		free(t->ends[i].trail);
+	}
+	t->n_ends = 0;
+	memset(t->slot, 0, t->cap * sizeof(*t->slot));
+	t->used = 0;
+	t->total = 0;
+	t->arena_len = 0;
+	t->failed = false;
+}
+
+void gh_tokens_free(struct gh_tokens *t)
+{
+	if (!t)
+		return;
+	if (t->slot)
+		gh_tokens_reset(t);
+	pthread_mutex_destroy(&t->lock);
+	free(t->slot);
+	free(t->arena);
+	free(t->ends);
+	free(t->sorted);
+	free(t);
+}

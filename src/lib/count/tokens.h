@@ -1,0 +1,42 @@
+/* tokens.h - one input's tokens (words, lines, or a field of each line)
+ * counted exactly, as byte strings, however its chunks come
+ *
+ * Each chunk is cut where it is submitted (submit.c): the units wholly
+ * inside it (between its first and its last boundary: a separator byte,
+ * or a newline) are counted at once, from whichever thread submits it;
+ * its two ends, which may belong to units that cross into the chunks
+ * beside it, are kept with the chunk's offset in the input.  At the end
+ * the ends are joined in offset order and the units they make counted.
+ * Counts are held in memory: one table an input, keyed by the bytes.
+ */
+#ifndef GH_TOKENS_H
+#define GH_TOKENS_H
+
+#include <stdint.h>
+
+#include "gpuhist.h"
+
+struct gh_tokens;
+
+/* The view opts ask for (opts->tokens, field, separator); NULL when out of
+ * memory. */
+struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts);
+void gh_tokens_free(struct gh_tokens *t);
+
+/* Forgets everything, to count the input again from its start. */
+void gh_tokens_reset(struct gh_tokens *t);
+
+/* Counts the units inside len bytes at p, the input's bytes from offset
+ * on, and keeps its ends.  Safe from several threads at once.  0, or -1
+ * when out of memory. */
+int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
+		  uint64_t offset);
+
+/* Joins the ends of the chunks of an input of `bytes` bytes and counts
+ * what they make; then the input's tokens, most frequent first, are in
+ * *out (living as long as t).  0, or -1 when a chunk is missing or memory
+ * ran out. */
+int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
+		  const struct gpuhist_tokens **out);
+
+#endif

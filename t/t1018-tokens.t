@@ -1,0 +1,180 @@
+#!/bin/bash
+# t1018-tokens.t - the tokens views (-t, --lines, --field, -F) against
+# Python's counting (t/tokenoracle.py), awk and sort | uniq -c: on a log,
+# real man pages, chunks of a few bytes (tokens across many chunks),
+# several readers of a file, gzip decoded in parallel regions, BGZF, gzip
+# members, zstd frames and xz blocks cut inside tokens, a pipe, lines
+# longer than a chunk, empty input, CRLF, NUL bytes, bytes that are not
+# UTF-8; several inputs and their total; usage errors
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_cmd python3
+need_cmd gzip
+
+cd "$TMP" || exit 1
+
+plan 42
+
+# check_view DESC VIEW PLAIN ARGS...: gpuhist ARGS in json against Python.
+check_view() {
+	desc=$1 view=$2 plain=$3
+	shift 3
+	"$GPUHIST" -f json "$@" >got.json 2>err
+	status=$?
+	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json 2>&1)
+	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
+	is "$desc" "$verdict" same
+}
+# args VIEW: gpuhist's options for a view of tokenoracle.py's.
+args() {
+	case $1 in
+	words) echo -t ;;
+	lines) echo --lines ;;
+	field:*:*) IFS=: read -r _ n b <<<"$1"
+		   printf -- '--field=%s -F %b' "$n" "\\$(printf %03o "$b")" ;;
+	field:*) echo "--field=${1#field:}" ;;
+	esac
+}
+
+gen log 3000000 >log
+# A log with a quoted request field, split by '"' too.
+views="words lines field:1 field:9 field:2:34"
+
+for v in $views; do
+	# shellcheck disable=SC2046
+	check_view "log, $v" "$v" log $(args "$v") log
+done
+for v in words lines field:9; do
+	# shellcheck disable=SC2046
+	check_view "log, $v, chunks of 7 bytes" "$v" log \
+		$(args "$v") --chunk-size=7 --threads=3 log
+done
+# shellcheck disable=SC2046
+check_view "log, words, 4 readers of 64 KiB chunks" words log \
+	-t --chunk-size=64k --threads=4 log
+# shellcheck disable=SC2046
+check_view "log, lines, through a pipe" lines log --lines - <log
+
+# Compressed, cut inside tokens wherever the pieces fall.
+gzip -6 -n -c log >log.gz
+for v in words field:1; do
+	# shellcheck disable=SC2046
+	GPUHIST_GZIP_REGION=65536 check_view "log.gz in parallel regions, $v" \
+		"$v" log $(args "$v") --threads=4 --chunk-size=4k log.gz
+done
+if command -v bgzip >/dev/null; then
+	bgzip -l 6 -c log >log.bgz
+	check_view "BGZF, lines, 4 threads" lines log --lines --threads=4 log.bgz
+else
+	skip "BGZF, lines, 4 threads" "no bgzip"
+fi
+split -n 5 log piece.
+for p in piece.a?; do gzip -1 -n -c "$p"; done >members.gz
+check_view "5 gzip members cut inside lines, words" words log -t --threads=4 members.gz
+check_view "5 gzip members, field 1" field:1 log --field=1 --threads=2 members.gz
+if command -v zstd >/dev/null; then
+	for p in piece.a?; do zstd -q -c "$p"; done >frames.zst
+	check_view "5 zstd frames cut inside lines, lines" lines log --lines --threads=4 frames.zst
+else
+	skip "5 zstd frames cut inside lines, lines" "no zstd"
+fi
+if command -v xz >/dev/null; then
+	xz -T2 --block-size=300000 -c log >blocks.xz
+	check_view "xz blocks, words" words log -t --threads=4 blocks.xz
+else
+	skip "xz blocks, words" "no xz"
+fi
+
+# Real man pages nobody here wrote.
+mans=$(find /usr/share/man -name '*.gz' 2>/dev/null | sort | head -40)
+if [ -n "$mans" ]; then
+	# shellcheck disable=SC2086
+	cat $mans >man.gz
+	gzip -dc man.gz >man
+	check_view "40 man pages, words" words man -t man.gz
+	check_view "40 man pages, lines, chunks of 100 bytes" lines man --lines --chunk-size=100 man.gz
+else
+	skip "40 man pages, words" "no man pages"
+	skip "40 man pages, lines" "no man pages"
+fi
+
+# Edge cases.
+: >empty
+check_view "empty input, words" words empty -t empty
+check_view "empty input, lines" lines empty --lines empty
+printf '\n\n\n' >newlines
+check_view "only newlines, lines (three empty lines)" lines newlines --lines newlines
+check_view "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
+printf 'a b\r\nc d\r\n\r\nlast' >crlf
+for v in words lines field:2; do
+	# shellcheck disable=SC2046
+	check_view "CRLF and no last newline, $v, chunks of 1 byte" "$v" crlf \
+		$(args "$v") --chunk-size=1 crlf
+done
+printf 'a\0b c\0\0d\n\0\n\xff\xfe caf\xc3\xa9 \xc3\n' >odd
+for v in words lines; do
+	check_view "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
+		$(args "$v") odd
+done
+python3 -c 'import sys
+sys.stdout.buffer.write(b"x" * 300000 + b"\n" + b"y" * 5 + b"\n" + b"x" * 300000 + b"\n")' >long
+check_view "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
+	--lines --chunk-size=64k --threads=2 long
+python3 -c 'import random
+random.seed(1018)
+for _ in range(200000): print("%016x" % random.getrandbits(64))' >distinct
+check_view "200000 distinct lines" lines distinct --lines distinct
+check_view "a separator byte, fields 3 of a:b::c" field:3:58 odd --field=3 -F : odd
+
+# Against awk and sort | uniq -c (C locale: bytes).
+LC_ALL=C awk '{c[$1]++} END {for (k in c) print c[k] "\t" k}' log | sort >want
+"$GPUHIST" --field=1 -f tsv log | sed 1d | awk -F'\t' '{print $3 "\t" $2}' | sort >got
+same_file "field 1 of the log: awk '{c[\$1]++}'" got want
+LC_ALL=C sort log | LC_ALL=C uniq -c | sed 's/^ *//; s/ /\t/' | sort >want
+"$GPUHIST" --lines -f tsv log | sed 1d | awk -F'\t' '{print $3 "\t" $2}' | sort >got
+same_file "lines of the log: sort | uniq -c" got want
+
+# Several inputs: each, and the total of all.
+"$GPUHIST" -t -f json piece.aa piece.ab piece.ac >several.json
+python3 - several.json piece.aa piece.ab piece.ac <<'PY' >verdict
+import json, re, sys
+from collections import Counter
+doc = json.load(open(sys.argv[1], encoding="utf-8", errors="surrogateescape"))
+want_all = Counter()
+ok = True
+for entry, path in zip(doc["inputs"], sys.argv[2:]):
+    want = Counter(re.findall(rb"[^ \t\r\n]+", open(path, "rb").read()))
+    want_all += want
+    got = Counter({r["token"].encode("utf-8", "surrogateescape"): r["count"] for r in entry["counts"]})
+    ok = ok and got == want
+got = Counter({r["token"].encode("utf-8", "surrogateescape"): r["count"] for r in doc["total"]["counts"]})
+print("same" if ok and got == want_all and doc["total"]["tokens"] == sum(want_all.values()) else "differ")
+PY
+is "three inputs, words: each, and the total" "$(cat verdict)" same
+
+# The table: the 20 commonest, the rest in (other), escapes for a terminal.
+"$GPUHIST" -t log >table
+rows=$(sed -n '/^token  /,/^bytes read/p' table | grep -c .)
+is "the table: a head, 20 rows, (other), bytes read" "$rows" 23
+printf 'tab\there\nbell\a\n' | "$GPUHIST" --lines -f tsv >tsv
+is "tsv: a tab and a control byte escaped" "$(sed -n 2,3p tsv | cut -f2 | sort | tr '\n' ' ')" 'bell\x07 tab\there '
+printf 'a,b "q"\n' | "$GPUHIST" --lines -f csv >csv
+is "csv: a token with a comma and quotes, quoted" "$(sed -n 2p csv)" '-,"a,b ""q""",1'
+
+# Usage errors.
+"$GPUHIST" -t -m log >/dev/null 2>&1
+is "-t with -m: usage error" $? 2
+"$GPUHIST" -t --lines log >/dev/null 2>&1
+is "-t with --lines: usage error" $? 2
+"$GPUHIST" -F : -t log >/dev/null 2>&1
+is "-F without --field: usage error" $? 2
+"$GPUHIST" --field=0 log >/dev/null 2>&1
+is "--field=0: usage error" $? 2
+
+# The GPU counts the bytes; the tokens are the same.
+if have_gpu; then
+	"$GPUHIST" -t -f tsv --backend=cpu log.gz log.bgz 2>/dev/null >cpu.tsv
+	"$GPUHIST" -t -f tsv --backend=gpu log.gz log.bgz >gpu.tsv
+	same_file "--backend=gpu: the same tokens as --backend=cpu" gpu.tsv cpu.tsv
+else
+	skip "--backend=gpu: the same tokens as --backend=cpu" "no CUDA device"
+fi

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""tokenoracle.py - the tokens view's counts by Python, against gpuhist's json
+
+Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON
+  VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
+  given as its decimal value).  PLAIN is the input's bytes (decoded),
+  GPUHIST_JSON gpuhist -f json's output for that one input.
+Prints "same", or what differs (exit status 1).
+
+The rules, written independently of gpuhist's code: words are
+re.findall(rb"[^ \\t\\r\\n]+"); lines are data.split(b"\\n") with a last
+empty piece dropped (a last line without a newline counts); a field is
+the Nth of re.findall(rb"[^ \\t]+", line) (awk's default), or the Nth of
+line.split(sep), or b"" where the line has fewer.  gpuhist's json tokens
+are decoded back to bytes with surrogateescape.
+"""
+import json
+import re
+import sys
+from collections import Counter
+
+
+def units(view, data):
+    if view == "words":
+        return re.findall(rb"[^ \t\r\n]+", data)
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    if view == "lines":
+        return lines
+    parts = view.split(":")
+    n = int(parts[1])
+    out = []
+    for line in lines:
+        if len(parts) == 2:
+            fields = re.findall(rb"[^ \t]+", line)
+        else:
+            fields = line.split(bytes([int(parts[2])]))
+        out.append(fields[n - 1] if len(fields) >= n else b"")
+    return out
+
+
+def main():
+    view, plain, result = sys.argv[1:4]
+    data = open(plain, "rb").read()
+    want = Counter(units(view, data))
+    doc = json.load(open(result, encoding="utf-8", errors="surrogateescape"))
+    entry = doc["inputs"][0]
+    got = Counter()
+    for row in entry["counts"]:
+        got[row["token"].encode("utf-8", "surrogateescape")] += row["count"]
+    bad = []
+    if got != want:
+        missing = want - got
+        extra = got - want
+        bad.append(f"counts differ: missing {list(missing.items())[:5]}, "
+                   f"extra {list(extra.items())[:5]}")
+    if entry["tokens"] != sum(want.values()):
+        bad.append(f"tokens {entry['tokens']} != {sum(want.values())}")
+    if entry["distinct"] != len(want):
+        bad.append(f"distinct {entry['distinct']} != {len(want)}")
+    if entry["bytes_read"] != len(data):
+        bad.append(f"bytes_read {entry['bytes_read']} != {len(data)}")
+    counts = [row["count"] for row in entry["counts"]]
+    if counts != sorted(counts, reverse=True):
+        bad.append("not most frequent first")
+    print("; ".join(bad) if bad else "same")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
