@@ -250,8 +250,8 @@ struct gpuhist_token {
 	uint64_t count;
 };
 
-/* One input's tokens: every distinct one, most frequent first (equal
- * counts: in byte order, a shorter prefix first). */
+/* One input's tokens: every distinct one, in no particular order (it may
+ * differ from run to run: sort them as you need). */
 struct gpuhist_tokens {
 	size_t distinct;
 	uint64_t total;                 /* tokens counted */

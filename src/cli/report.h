@@ -10,11 +10,20 @@
 #include "options.h"
 #include "view.h"
 
-/* The inputs' tokens, kept for the total (report_tokens.c). */
+/* The inputs' tokens, kept for the total (report_tokens.c): their bytes
+ * in one arena, each at an offset. */
+struct gh_kept_token {
+	size_t at, len;
+	uint64_t count;
+};
+
 struct gh_tokens_kept {
-	struct gpuhist_token *token;    /* bytes of their own, malloc'd */
+	struct gh_kept_token *token;
 	size_t n, cap;
+	unsigned char *arena;
+	size_t arena_len, arena_cap;
 	uint64_t total;
+	int inputs;                     /* inputs kept */
 };
 
 struct gh_report {

@@ -9,9 +9,10 @@
  * decode('utf-8', 'surrogateescape') makes of it, so that
  * s.encode('utf-8', 'surrogateescape') gives the bytes back.
  *
- * The library gives each input's tokens most frequent first; --sort=bin
- * shows them in byte order, --top=N keeps the N commonest and sums the
- * rest in a row (other).  The total merges every input's tokens (kept
+ * The library gives each input's tokens in no order: they are shown most
+ * frequent first (equal counts in byte order), or with --sort=bin in byte
+ * order; --top=N keeps the N commonest (found without sorting the rest)
+ * and sums the rest in a row (other).  The total merges every input's tokens (kept
  * here as they are reported): sorted by their bytes, equal ones added.
  */
 #include "config.h"
@@ -67,8 +68,15 @@ static char *escaped(const unsigned char *p, size_t n, int *columns)
 		return s;
 	}
 	for (size_t i = 0; i < n;) {
-		size_t len = utf8_len(p + i, n - i);
 		unsigned c = p[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {    /* most bytes */
+			*o++ = (char)c;
+			cols++;
+			i++;
+			continue;
+		}
+		size_t len = utf8_len(p + i, n - i);
 
 		/* C1 controls (U+0080..U+009F) are escaped as bytes too. */
 		if (len == 2 && c == 0xc2 && p[i + 1] < 0xa0)
@@ -136,13 +144,81 @@ static int by_bytes(const void *a, const void *b)
 	return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
-static int by_count(const void *a, const void *b)
+/* A token as it is sorted: most frequent first, then by its bytes, whose
+ * first 16 (big-endian, zero-padded) settle most ties without a look at
+ * the bytes themselves. */
+struct sort_key {
+	uint64_t count;
+	uint64_t head[2];
+	const struct gpuhist_token *t;
+};
+
+static void key_of(const struct gpuhist_token *t, struct sort_key *k)
 {
-	const struct gpuhist_token *x = a, *y = b;
+	unsigned char b[16] = { 0 };
+
+	if (t->len)
+		memcpy(b, t->bytes, t->len < 16 ? t->len : 16);
+	k->count = t->count;
+	for (int i = 0; i < 2; i++) {
+		k->head[i] = 0;
+		for (int j = 0; j < 8; j++)
+			k->head[i] = k->head[i] << 8 | b[8 * i + j];
+	}
+	k->t = t;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return by_bytes(a, b);
+	for (int i = 0; i < 2; i++)
+		if (x->head[i] != y->head[i])
+			return x->head[i] < y->head[i] ? -1 : 1;
+	if (x->t->len <= 16 || y->t->len <= 16)
+		return x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
+	return by_bytes(x->t, y->t);
+}
+
+static void swap_keys(struct sort_key *a, struct sort_key *b)
+{
+	struct sort_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Puts the n most frequent keys (by_key's order) first, in no order:
+ * quickselect, the pivot a middle one of three. */
+static void select_first(struct sort_key *k, size_t len, size_t n)
+{
+	size_t lo = 0, hi = len;        /* the n-th lies in [lo, hi) */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+
+		if (by_key(&k[mid], &k[lo]) < 0)
+			swap_keys(&k[mid], &k[lo]);
+		if (by_key(&k[last], &k[lo]) < 0)
+			swap_keys(&k[last], &k[lo]);
+		if (by_key(&k[last], &k[mid]) < 0)
+			swap_keys(&k[last], &k[mid]);
+		swap_keys(&k[mid], &k[last]);   /* the pivot, at the end */
+		size_t store = lo;
+
+		for (size_t i = lo; i < last; i++)
+			if (by_key(&k[i], &k[last]) < 0)
+				swap_keys(&k[i], &k[store++]);
+		swap_keys(&k[store], &k[last]);
+		if (store == n)
+			return;
+		if (store < n)
+			lo = store + 1;
+		else
+			hi = store;
+	}
 }
 
 /* The rows shown (a copy the caller frees), with --top's remainder in
@@ -152,6 +228,8 @@ static struct gpuhist_token *arrange(const struct gh_report *rep,
 				     size_t *n, uint64_t *other,
 				     int *has_other)
 {
+	struct sort_key *keys = malloc((tk->distinct ? tk->distinct : 1) *
+				       sizeof(*keys));
 	struct gpuhist_token *rows;
 	uint64_t shown = 0;
 
@@ -160,12 +238,21 @@ static struct gpuhist_token *arrange(const struct gh_report *rep,
 	if (*has_other)
 		*n = (size_t)rep->top;
 	rows = malloc((*n ? *n : 1) * sizeof(*rows));
-	if (!rows)
+	if (!keys || !rows) {
+		free(keys);
+		free(rows);
 		return NULL;
+	}
+	for (size_t i = 0; i < tk->distinct; i++)
+		key_of(&tk->token[i], &keys[i]);
+	if (*has_other)
+		select_first(keys, tk->distinct, *n);
+	qsort(keys, *n, sizeof(*keys), by_key);
 	for (size_t i = 0; i < *n; i++) {
-		rows[i] = tk->token[i];
+		rows[i] = *keys[i].t;
 		shown += rows[i].count;
 	}
+	free(keys);
 	*other = tk->total - shown;
 	if (rep->sort == GH_SORT_BIN)
 		qsort(rows, *n, sizeof(*rows), by_bytes);
@@ -234,27 +321,43 @@ static int print_rows(struct gh_report *rep, const char *name,
 		      uint64_t other, int has_other)
 {
 	bool csv = rep->format == GH_FMT_CSV;
+	char *field = NULL, *label = NULL;
+	size_t field_len = 0;
+	FILE *f = open_memstream(&field, &field_len);
 
+	/* The input's name, as its format writes it, once. */
+	if (!f)
+		return -1;
+	if (csv)
+		gh_put_csv(f, name);
+	else
+		gh_put_tsv(f, name);
+	if (fclose(f))
+		return -1;
 	for (size_t i = 0; i < n + (size_t)has_other; i++) {
 		int cols;
-		char *label = i < n ? escaped(rows[i].bytes, rows[i].len, &cols)
-				    : strdup(GH_OTHER);
 
-		if (!label)
+		free(label);
+		label = i < n ? escaped(rows[i].bytes, rows[i].len, &cols)
+			      : strdup(GH_OTHER);
+		if (!label) {
+			free(field);
 			return -1;
+		}
+		fwrite(field, 1, field_len, rep->out);
 		if (csv) {
-			gh_put_csv(rep->out, name);
 			fputc(',', rep->out);
 			gh_put_csv(rep->out, label);
 		} else {
 			/* escaped() leaves no tab or newline for tsv */
-			gh_put_tsv(rep->out, name);
-			fprintf(rep->out, "\t%s", label);
+			fputc('\t', rep->out);
+			fputs(label, rep->out);
 		}
 		fprintf(rep->out, "%c%" PRIu64 "\n", csv ? ',' : '\t',
 			i < n ? rows[i].count : other);
-		free(label);
 	}
+	free(label);
+	free(field);
 	return 0;
 }
 
@@ -310,34 +413,60 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	return ret;
 }
 
+/* Whether the total's block will be printed (json always has one). */
+static bool total_wanted(const struct gh_report *rep)
+{
+	return rep->format == GH_FMT_JSON ||
+	       rep->total_mode == GH_TOTAL_ALWAYS ||
+	       rep->total_mode == GH_TOTAL_ONLY ||
+	       (rep->total_mode == GH_TOTAL_AUTO && rep->several);
+}
+
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk)
 {
 	struct gh_tokens_kept *k = &rep->kept;
+	size_t bytes = 0;
 
+	if (!total_wanted(rep))
+		return 0;
+	for (size_t i = 0; i < tk->distinct; i++)
+		bytes += tk->token[i].len;
 	if (k->n + tk->distinct > k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 1024;
 
 		while (cap < k->n + tk->distinct)
 			cap *= 2;
-		struct gpuhist_token *t = realloc(k->token, cap * sizeof(*t));
+		struct gh_kept_token *t = realloc(k->token, cap * sizeof(*t));
 
 		if (!t)
 			return -1;
 		k->token = t;
 		k->cap = cap;
 	}
-	for (size_t i = 0; i < tk->distinct; i++) {
-		unsigned char *b = malloc(tk->token[i].len ? tk->token[i].len
-							   : 1);
+	if (k->arena_len + bytes > k->arena_cap) {
+		size_t cap = k->arena_cap ? 2 * k->arena_cap : 65536;
 
-		if (!b)
+		while (cap < k->arena_len + bytes)
+			cap *= 2;
+		unsigned char *a = realloc(k->arena, cap);
+
+		if (!a)
 			return -1;
-		memcpy(b, tk->token[i].bytes, tk->token[i].len);
-		k->token[k->n++] = (struct gpuhist_token){
-			b, tk->token[i].len, tk->token[i].count };
+		k->arena = a;
+		k->arena_cap = cap;
+	}
+	for (size_t i = 0; i < tk->distinct; i++) {
+		const struct gpuhist_token *t = &tk->token[i];
+
+		if (t->len)
+			memcpy(k->arena + k->arena_len, t->bytes, t->len);
+		k->token[k->n++] = (struct gh_kept_token){ k->arena_len, t->len,
+							   t->count };
+		k->arena_len += t->len;
 	}
 	k->total += tk->total;
+	k->inputs++;
 	return 0;
 }
 
@@ -345,30 +474,38 @@ int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
 			   bool print_it)
 {
 	struct gh_tokens_kept *k = &rep->kept;
-	struct gpuhist_tokens all;
+	struct gpuhist_token *all = malloc((k->n ? k->n : 1) * sizeof(*all));
 	size_t n = 0;
-	int ret = 0;
+	int ret = -1;
 
-	if (k->n)
-		qsort(k->token, k->n, sizeof(*k->token), by_bytes);
-	for (size_t i = 0; i < k->n; i++) {
-		if (n && !by_bytes(&k->token[n - 1], &k->token[i])) {
-			k->token[n - 1].count += k->token[i].count;
-			free((void *)k->token[i].bytes);
-			continue;
-		}
-		k->token[n++] = k->token[i];
-	}
-	k->n = n;
-	if (n)
-		qsort(k->token, n, sizeof(*k->token), by_count);
-	all = (struct gpuhist_tokens){ .distinct = n, .total = k->total,
-				       .token = k->token };
-	if (print_it)
-		ret = gh_report_tokens(rep, "total", bytes_read, &all, 1);
+	if (!all)
+		goto out;
 	for (size_t i = 0; i < k->n; i++)
-		free((void *)k->token[i].bytes);
+		all[i] = (struct gpuhist_token){ k->arena + k->token[i].at,
+						 k->token[i].len,
+						 k->token[i].count };
+	n = k->n;
+	/* Several inputs' tokens are added up (one input's are as they are);
+	 * gh_report_tokens() sorts. */
+	if (k->inputs > 1) {
+		qsort(all, k->n, sizeof(*all), by_bytes);
+		n = 0;
+		for (size_t i = 0; i < k->n; i++) {
+			if (n && !by_bytes(&all[n - 1], &all[i]))
+				all[n - 1].count += all[i].count;
+			else
+				all[n++] = all[i];
+		}
+	}
+	struct gpuhist_tokens total = { .distinct = n, .total = k->total,
+					.token = all };
+
+	ret = print_it ? gh_report_tokens(rep, "total", bytes_read, &total, 1)
+		       : 0;
+out:
+	free(all);
 	free(k->token);
+	free(k->arena);
 	*k = (struct gh_tokens_kept){ 0 };
 	return ret;
 }

@@ -54,7 +54,7 @@ struct gh_tokens {
 	uint64_t n_ends, cap_ends;
 	bool failed;                    /* out of memory while cutting */
 	/* the result */
-	struct gpuhist_token *sorted;
+	struct gpuhist_token *listed;   /* the result's, in no order */
 	struct gpuhist_tokens result;
 };
 
@@ -342,17 +342,6 @@ static int by_offset(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static int by_count(const void *a, const void *b)
-{
-	const struct gpuhist_token *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	int c = memcmp(x->bytes, y->bytes, x->len < y->len ? x->len : y->len);
-
-	return c ? c : x->len < y->len ? -1 : x->len > y->len;
-}
-
 /* Counts a unit made of joined ends (the lock is not needed: the end is
  * one thread's). */
 static int count_joined(struct gh_tokens *t, const unsigned char *p,
@@ -420,20 +409,20 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 	}
 	if (at != bytes || count_joined(t, carry, have, true))
 		goto out;
-	free(t->sorted);
-	t->sorted = malloc((t->used ? t->used : 1) * sizeof(*t->sorted));
-	if (!t->sorted)
+	free(t->listed);
+	t->listed = malloc((t->used ? t->used : 1) * sizeof(*t->listed));
+	if (!t->listed)
 		goto out;
 	uint64_t n = 0;
 
+	/* In the table's order: a reader sorts what it shows. */
 	for (uint64_t k = 0; k < t->cap; k++)
 		if (t->slot[k].count)
-			t->sorted[n++] = (struct gpuhist_token){
+			t->listed[n++] = (struct gpuhist_token){
 				t->arena + t->slot[k].at, t->slot[k].len,
 				t->slot[k].count };
-	qsort(t->sorted, n, sizeof(*t->sorted), by_count);
 	t->result = (struct gpuhist_tokens){ .distinct = n, .total = t->total,
-					     .token = t->sorted };
+					     .token = t->listed };
 	*out = &t->result;
 	ret = 0;
 out:
@@ -486,6 +475,6 @@ void gh_tokens_free(struct gh_tokens *t)
 	free(t->slot);
 	free(t->arena);
 	free(t->ends);
-	free(t->sorted);
+	free(t->listed);
 	free(t);
 }

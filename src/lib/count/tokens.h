@@ -33,7 +33,7 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		  uint64_t offset);
 
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
- * what they make; then the input's tokens, most frequent first, are in
+ * what they make; then the input's tokens (in no order) are in
  * *out (living as long as t).  0, or -1 when a chunk is missing or memory
  * ran out. */
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
