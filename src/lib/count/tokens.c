@@ -8,11 +8,14 @@
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
  * does).
  *
- * The counts are an open-addressing table keyed by the bytes (a 64-bit
- * hash, then the bytes compared), the keys in an arena.  Chunks are cut
- * in batches: the units are found and hashed outside the lock, then added
- * under it.  Each chunk's two ends are kept (a chunk with no boundary at
- * all is kept whole) and joined in offset order at the end.
+ * The counts are open-addressing tables keyed by the bytes (a 64-bit hash,
+ * then the bytes compared), the keys in an arena: SHARDS of them, each
+ * with its own lock, a unit going to the shard its hash's top bits name.
+ * Chunks are cut in batches: the units are found and hashed outside any
+ * lock, grouped by shard, and each group added under its shard's lock, so
+ * that threads cutting chunks of one input seldom wait for each other.
+ * Each chunk's two ends are kept (a chunk with no boundary at all is kept
+ * whole) and joined in offset order at the end.
  */
 #include "config.h"
 
@@ -23,8 +26,11 @@
 
 #include "tokens.h"
 
-/* Units found and hashed before the lock is taken. */
+/* Units found and hashed before a lock is taken. */
 #define BATCH 1024
+/* Tables of an input, each with its own lock (a power of two). */
+#define SHARD_BITS 6
+#define SHARDS (1 << SHARD_BITS)
 
 struct entry {
 	uint64_t hash;
@@ -41,15 +47,21 @@ struct chunk_ends {
 	uint64_t lead_len, trail_len;
 };
 
+/* One table of counts. */
+struct shard {
+	pthread_mutex_t lock;
+	struct entry *slot;             /* NULL until its first unit */
+	uint64_t cap, used, total;
+	unsigned char *arena;
+	uint64_t arena_len, arena_cap;
+};
+
 struct gh_tokens {
 	int view;                       /* GPUHIST_TOKENS_* */
 	int field;                      /* GPUHIST_TOKENS_FIELD: 1, 2, ... */
 	int separator;                  /* its byte, or -1: runs of blanks */
-	pthread_mutex_t lock;
-	struct entry *slot;
-	uint64_t cap, used, total;
-	unsigned char *arena;
-	uint64_t arena_len, arena_cap;
+	struct shard shard[SHARDS];
+	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;
 	uint64_t n_ends, cap_ends;
 	bool failed;                    /* out of memory while cutting */
@@ -98,11 +110,16 @@ static bool is_blank(unsigned char c)
 	return c == ' ' || c == '\t';
 }
 
-/* ---- the table (called with the lock held) ---- */
+/* ---- a table (called with its lock held) ---- */
 
-static int grow_table(struct gh_tokens *t)
+static struct shard *shard_of(struct gh_tokens *t, uint64_t hash)
 {
-	uint64_t cap = t->cap ? 2 * t->cap : 1024;
+	return &t->shard[hash >> (64 - SHARD_BITS)];
+}
+
+static int grow_table(struct shard *t)
+{
+	uint64_t cap = t->cap ? 2 * t->cap : 256;
 	struct entry *slot = calloc(cap, sizeof(*slot));
 
 	if (!slot)
@@ -124,7 +141,7 @@ static int grow_table(struct gh_tokens *t)
 }
 
 /* Adds n to the unit's count; 0, or -1 when out of memory. */
-static int add(struct gh_tokens *t, const unsigned char *p, uint64_t len,
+static int add(struct shard *t, const unsigned char *p, uint64_t len,
 	       uint64_t hash, uint64_t n)
 {
 	if ((t->used + 1) * 10 > t->cap * 7 && grow_table(t))
@@ -137,14 +154,14 @@ static int add(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		if (!e->count)
 			break;
 		if (e->hash == hash && e->len == len &&
-		    !memcmp(t->arena + e->at, p, len)) {
+		    (!len || !memcmp(t->arena + e->at, p, len))) {
 			e->count += n;
 			t->total += n;
 			return 0;
 		}
 	}
-	if (t->arena_len + len > t->arena_cap) {
-		uint64_t cap = t->arena_cap ? 2 * t->arena_cap : 65536;
+	if (!t->arena || t->arena_len + len > t->arena_cap) {
+		uint64_t cap = t->arena_cap ? 2 * t->arena_cap : 4096;
 
 		while (cap < t->arena_len + len)
 			cap *= 2;
@@ -155,7 +172,8 @@ static int add(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		t->arena = a;
 		t->arena_cap = cap;
 	}
-	memcpy(t->arena + t->arena_len, p, len);
+	if (len)
+		memcpy(t->arena + t->arena_len, p, len);
 	t->slot[k] = (struct entry){ hash, n, t->arena_len, len };
 	t->arena_len += len;
 	t->used++;
@@ -212,17 +230,35 @@ static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 	u->len = 0;                     /* no such field: "" */
 }
 
-/* Adds the batch to the table under the lock; 0 or -1. */
+/* Adds the batch to the tables, a shard's units under its lock at once;
+ * 0 or -1. */
 static int flush(struct gh_tokens *t, struct unit *batch, int n)
 {
-	int ret = 0;
+	struct unit by_shard[BATCH];
+	int start[SHARDS + 1] = { 0 }, ret = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		batch[i].hash = hash_bytes(batch[i].p, batch[i].len);
-	pthread_mutex_lock(&t->lock);
-	for (int i = 0; i < n && !ret; i++)
-		ret = add(t, batch[i].p, batch[i].len, batch[i].hash, 1);
-	pthread_mutex_unlock(&t->lock);
+		start[(batch[i].hash >> (64 - SHARD_BITS)) + 1]++;
+	}
+	for (int k = 0; k < SHARDS; k++)
+		start[k + 1] += start[k];
+	int at[SHARDS];
+
+	memcpy(at, start, sizeof(at));
+	for (int i = 0; i < n; i++)
+		by_shard[at[batch[i].hash >> (64 - SHARD_BITS)]++] = batch[i];
+	for (int k = 0; k < SHARDS && !ret; k++) {
+		struct shard *sh = &t->shard[k];
+
+		if (start[k] == start[k + 1])
+			continue;
+		pthread_mutex_lock(&sh->lock);
+		for (int i = start[k]; i < start[k + 1] && !ret; i++)
+			ret = add(sh, by_shard[i].p, by_shard[i].len,
+				  by_shard[i].hash, 1);
+		pthread_mutex_unlock(&sh->lock);
+	}
 	return ret;
 }
 
@@ -349,21 +385,29 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 {
 	struct unit u;
 
+	uint64_t hash;
+
+	if (!p)
+		p = (const unsigned char *)"";  /* nothing was joined */
 	if (t->view == GPUHIST_TOKENS_WORDS) {
 		if (!len)
 			return 0;
-		return add(t, p, len, hash_bytes(p, len), 1);
+		hash = hash_bytes(p, len);
+		return add(shard_of(t, hash), p, len, hash, 1);
 	}
 	if (last && !len)
 		return 0;               /* the input ended with a newline */
 	line_unit(t, p, len, &u);
-	return add(t, u.p, u.len, hash_bytes(u.p, u.len), 1);
+	hash = hash_bytes(u.p, u.len);
+	return add(shard_of(t, hash), u.p, u.len, hash, 1);
 }
 
 /* Appends len bytes to the unit being joined. */
 static int append(unsigned char **buf, uint64_t *have, uint64_t *cap,
 		  const unsigned char *p, uint64_t len)
 {
+	if (!len)
+		return 0;
 	if (*have + len > *cap) {
 		uint64_t c = *cap ? 2 * *cap : 4096;
 
@@ -390,7 +434,8 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 
 	if (t->failed)
 		return -1;
-	qsort(t->ends, t->n_ends, sizeof(*t->ends), by_offset);
+	if (t->n_ends)
+		qsort(t->ends, t->n_ends, sizeof(*t->ends), by_offset);
 	for (uint64_t i = 0; i < t->n_ends; i++) {
 		const struct chunk_ends *e = &t->ends[i];
 
@@ -409,19 +454,27 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 	}
 	if (at != bytes || count_joined(t, carry, have, true))
 		goto out;
+	uint64_t used = 0, total = 0, n = 0;
+
+	for (int k = 0; k < SHARDS; k++) {
+		used += t->shard[k].used;
+		total += t->shard[k].total;
+	}
 	free(t->listed);
-	t->listed = malloc((t->used ? t->used : 1) * sizeof(*t->listed));
+	t->listed = malloc((used ? used : 1) * sizeof(*t->listed));
 	if (!t->listed)
 		goto out;
-	uint64_t n = 0;
+	/* In the tables' order: a reader sorts what it shows. */
+	for (int k = 0; k < SHARDS; k++) {
+		const struct shard *sh = &t->shard[k];
 
-	/* In the table's order: a reader sorts what it shows. */
-	for (uint64_t k = 0; k < t->cap; k++)
-		if (t->slot[k].count)
-			t->listed[n++] = (struct gpuhist_token){
-				t->arena + t->slot[k].at, t->slot[k].len,
-				t->slot[k].count };
-	t->result = (struct gpuhist_tokens){ .distinct = n, .total = t->total,
+		for (uint64_t i = 0; i < sh->cap; i++)
+			if (sh->slot[i].count)
+				t->listed[n++] = (struct gpuhist_token){
+					sh->arena + sh->slot[i].at,
+					sh->slot[i].len, sh->slot[i].count };
+	}
+	t->result = (struct gpuhist_tokens){ .distinct = n, .total = total,
 					     .token = t->listed };
 	*out = &t->result;
 	ret = 0;
@@ -442,12 +495,8 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 	t->field = opts->field;
 	t->separator = opts->separator;
 	pthread_mutex_init(&t->lock, NULL);
-	t->arena_cap = 65536;
-	t->arena = malloc(t->arena_cap);
-	if (!t->arena || grow_table(t)) {
-		gh_tokens_free(t);
-		return NULL;
-	}
+	for (int k = 0; k < SHARDS; k++)
+		pthread_mutex_init(&t->shard[k].lock, NULL);
 	return t;
 }
 
@@ -458,10 +507,15 @@ void gh_tokens_reset(struct gh_tokens *t)
 		free(t->ends[i].trail);
 	}
 	t->n_ends = 0;
-	memset(t->slot, 0, t->cap * sizeof(*t->slot));
-	t->used = 0;
-	t->total = 0;
-	t->arena_len = 0;
+	for (int k = 0; k < SHARDS; k++) {
+		struct shard *sh = &t->shard[k];
+
+		if (sh->slot)
+			memset(sh->slot, 0, sh->cap * sizeof(*sh->slot));
+		sh->used = 0;
+		sh->total = 0;
+		sh->arena_len = 0;
+	}
 	t->failed = false;
 }
 
@@ -469,11 +523,13 @@ void gh_tokens_free(struct gh_tokens *t)
 {
 	if (!t)
 		return;
-	if (t->slot)
-		gh_tokens_reset(t);
+	gh_tokens_reset(t);
 	pthread_mutex_destroy(&t->lock);
-	free(t->slot);
-	free(t->arena);
+	for (int k = 0; k < SHARDS; k++) {
+		pthread_mutex_destroy(&t->shard[k].lock);
+		free(t->shard[k].slot);
+		free(t->shard[k].arena);
+	}
 	free(t->ends);
 	free(t->listed);
 	free(t);
