@@ -15,7 +15,9 @@
  * lock, grouped by shard, and each group added under its shard's lock, so
  * that threads cutting chunks of one input seldom wait for each other.
  * Each chunk's two ends are kept (a chunk with no boundary at all is kept
- * whole) and joined in offset order at the end.
+ * whole) until the chunks before it have come, then joined with them in
+ * offset order, so that what is held is the chunks that came early and
+ * the unit being joined, however long the input.
  */
 #include "config.h"
 
@@ -62,8 +64,11 @@ struct gh_tokens {
 	int separator;                  /* its byte, or -1: runs of blanks */
 	struct shard shard[SHARDS];
 	pthread_mutex_t lock;           /* the ends, and `failed` */
-	struct chunk_ends *ends;
+	struct chunk_ends *ends;        /* come before their turn */
 	uint64_t n_ends, cap_ends;
+	uint64_t joined_at;             /* the input's bytes joined so far */
+	unsigned char *carry;           /* the unit being joined */
+	uint64_t carry_len, carry_cap;
 	bool failed;                    /* out of memory while cutting */
 	/* the result */
 	struct gpuhist_token *listed;   /* the result's, in no order */
@@ -317,6 +322,92 @@ static unsigned char *copy_of(const unsigned char *p, uint64_t len)
 	return c;
 }
 
+/* ---- joining the ends, in order ---- */
+
+/* Counts a unit made of joined ends. */
+static int count_joined(struct gh_tokens *t, const unsigned char *p,
+			uint64_t len, bool last)
+{
+	struct unit u;
+	uint64_t hash;
+
+	if (!p)
+		p = (const unsigned char *)"";  /* nothing was joined */
+	if (t->view == GPUHIST_TOKENS_WORDS) {
+		if (!len)
+			return 0;
+		u = (struct unit){ p, len, 0 };
+	} else {
+		if (last && !len)
+			return 0;       /* the input ended with a newline */
+		line_unit(t, p, len, &u);
+	}
+	hash = hash_bytes(u.p, u.len);
+	struct shard *sh = shard_of(t, hash);
+
+	pthread_mutex_lock(&sh->lock);
+	int ret = add(sh, u.p, u.len, hash, 1);
+
+	pthread_mutex_unlock(&sh->lock);
+	return ret;
+}
+
+/* Appends len bytes to the unit being joined. */
+static int append(unsigned char **buf, uint64_t *have, uint64_t *cap,
+		  const unsigned char *p, uint64_t len)
+{
+	if (!len)
+		return 0;
+	if (*have + len > *cap) {
+		uint64_t c = *cap ? 2 * *cap : 4096;
+
+		while (c < *have + len)
+			c *= 2;
+		unsigned char *b = realloc(*buf, c);
+
+		if (!b)
+			return -1;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf + *have, p, len);
+	*have += len;
+	return 0;
+}
+
+/* Joins, with t->lock held, every chunk whose turn has come; 0, or -1
+ * when out of memory. */
+static int join_ready(struct gh_tokens *t)
+{
+	for (;;) {
+		uint64_t i = 0;
+
+		while (i < t->n_ends && t->ends[i].offset != t->joined_at)
+			i++;
+		if (i == t->n_ends)
+			return 0;
+		struct chunk_ends e = t->ends[i];
+		int ret;
+
+		t->ends[i] = t->ends[--t->n_ends];
+		t->joined_at += e.len;
+		ret = append(&t->carry, &t->carry_len, &t->carry_cap, e.lead,
+			     e.lead_len);
+		if (!ret && !e.boundless) {
+			ret = count_joined(t, t->carry, t->carry_len, false);
+			t->carry_len = 0;
+			if (!ret)
+				ret = append(&t->carry, &t->carry_len,
+					     &t->carry_cap, e.trail,
+					     e.trail_len);
+		}
+		free(e.lead);
+		free(e.trail);
+		if (ret)
+			return -1;
+	}
+}
+
 int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		  uint64_t offset)
 {
@@ -358,8 +449,10 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		t->cap_ends = cap;
 	}
 	t->ends[t->n_ends++] = e;
+	if (join_ready(t))
+		t->failed = true;
 	pthread_mutex_unlock(&t->lock);
-	return 0;
+	return t->failed ? -1 : 0;
 nomem:
 	free(e.lead);
 	free(e.trail);
@@ -369,91 +462,14 @@ nomem:
 	return -1;
 }
 
-/* ---- the end ---- */
-
-static int by_offset(const void *a, const void *b)
-{
-	const struct chunk_ends *x = a, *y = b;
-
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-/* Counts a unit made of joined ends (the lock is not needed: the end is
- * one thread's). */
-static int count_joined(struct gh_tokens *t, const unsigned char *p,
-			uint64_t len, bool last)
-{
-	struct unit u;
-
-	uint64_t hash;
-
-	if (!p)
-		p = (const unsigned char *)"";  /* nothing was joined */
-	if (t->view == GPUHIST_TOKENS_WORDS) {
-		if (!len)
-			return 0;
-		hash = hash_bytes(p, len);
-		return add(shard_of(t, hash), p, len, hash, 1);
-	}
-	if (last && !len)
-		return 0;               /* the input ended with a newline */
-	line_unit(t, p, len, &u);
-	hash = hash_bytes(u.p, u.len);
-	return add(shard_of(t, hash), u.p, u.len, hash, 1);
-}
-
-/* Appends len bytes to the unit being joined. */
-static int append(unsigned char **buf, uint64_t *have, uint64_t *cap,
-		  const unsigned char *p, uint64_t len)
-{
-	if (!len)
-		return 0;
-	if (*have + len > *cap) {
-		uint64_t c = *cap ? 2 * *cap : 4096;
-
-		while (c < *have + len)
-			c *= 2;
-		unsigned char *b = realloc(*buf, c);
-
-		if (!b)
-			return -1;
-		*buf = b;
-		*cap = c;
-	}
-	memcpy(*buf + *have, p, len);
-	*have += len;
-	return 0;
-}
-
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		  const struct gpuhist_tokens **out)
 {
-	unsigned char *carry = NULL;
-	uint64_t have = 0, cap = 0, at = 0;
-	int ret = -1;
-
-	if (t->failed)
+	/* Every chunk joined (none left waiting for a gap), to the end. */
+	if (t->failed || join_ready(t) || t->n_ends ||
+	    t->joined_at != bytes ||
+	    count_joined(t, t->carry, t->carry_len, true))
 		return -1;
-	if (t->n_ends)
-		qsort(t->ends, t->n_ends, sizeof(*t->ends), by_offset);
-	for (uint64_t i = 0; i < t->n_ends; i++) {
-		const struct chunk_ends *e = &t->ends[i];
-
-		if (e->offset != at)
-			goto out;       /* a gap or an overlap */
-		at += e->len;
-		if (append(&carry, &have, &cap, e->lead, e->lead_len))
-			goto out;
-		if (e->boundless)
-			continue;
-		if (count_joined(t, carry, have, false))
-			goto out;
-		have = 0;
-		if (append(&carry, &have, &cap, e->trail, e->trail_len))
-			goto out;
-	}
-	if (at != bytes || count_joined(t, carry, have, true))
-		goto out;
 	uint64_t used = 0, total = 0, n = 0;
 
 	for (int k = 0; k < SHARDS; k++) {
@@ -463,7 +479,7 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 	free(t->listed);
 	t->listed = malloc((used ? used : 1) * sizeof(*t->listed));
 	if (!t->listed)
-		goto out;
+		return -1;
 	/* In the tables' order: a reader sorts what it shows. */
 	for (int k = 0; k < SHARDS; k++) {
 		const struct shard *sh = &t->shard[k];
@@ -477,10 +493,7 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 	t->result = (struct gpuhist_tokens){ .distinct = n, .total = total,
 					     .token = t->listed };
 	*out = &t->result;
-	ret = 0;
-out:
-	free(carry);
-	return ret;
+	return 0;
 }
 
 /* ---- life ---- */
@@ -507,6 +520,8 @@ void gh_tokens_reset(struct gh_tokens *t)
 		free(t->ends[i].trail);
 	}
 	t->n_ends = 0;
+	t->joined_at = 0;
+	t->carry_len = 0;
 	for (int k = 0; k < SHARDS; k++) {
 		struct shard *sh = &t->shard[k];
 
@@ -531,6 +546,7 @@ void gh_tokens_free(struct gh_tokens *t)
 		free(t->shard[k].arena);
 	}
 	free(t->ends);
+	free(t->carry);
 	free(t->listed);
 	free(t);
 }
