@@ -40,6 +40,18 @@ void gh_put_table_head_of(FILE *out, int after, const char *name,
 		"count", "share");
 }
 
+void gh_table_fit(int *label_width, int *count_width, int label_cols,
+		  uint64_t count)
+{
+	char digits[32];
+	int w = snprintf(digits, sizeof(digits), "%" PRIu64, count);
+
+	if (w > *count_width)
+		*count_width = w;
+	if (label_cols > *label_width)
+		*label_width = label_cols;
+}
+
 void gh_put_table_row(FILE *out, const char *label, int pad, int count_width,
 		      uint64_t count, uint64_t counted, uint64_t max)
 {

@@ -22,6 +22,11 @@ void gh_put_table_head(FILE *out, int after, const char *name,
 void gh_put_table_head_of(FILE *out, int after, const char *name,
 			  const char *title, int label_width, int count_width);
 
+/* Widens a table's columns to fit a row: its label, label_cols columns
+ * wide, and its count. */
+void gh_table_fit(int *label_width, int *count_width, int label_cols,
+		  uint64_t count);
+
 /* One row of a table: label, then pad spaces (the label's column is
  * padded by the columns it takes, not its bytes), its count in
  * count_width, its share of counted, and its bar (max: the largest row). */

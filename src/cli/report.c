@@ -383,31 +383,16 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	/* json keeps every entry: --merge checks the total against them. */
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return 0;
-	if (rep->tokens) {
+	if (rep->tokens || rep->chars) {
 		if (rep->format == GH_FMT_JSON) {
 			entry_sep(rep);
 			line_begin(rep);
 		}
-		int failed = gh_report_tokens(rep, name, sum256(totals),
-					      tokens, rep->several);
-
-		if (rep->format == GH_FMT_JSON)
-			line_end(rep, NULL);
-		if (failed) {
-			gh_msg("out of memory for the rows of %s", name);
-			return -1;
-		}
-		rep->n_printed++;
-		fflush(rep->out);
-		return 0;
-	}
-	if (rep->chars) {
-		if (rep->format == GH_FMT_JSON) {
-			entry_sep(rep);
-			line_begin(rep);
-		}
-		int failed = gh_report_chars(rep, name, stream, totals, chars,
-					     rep->several);
+		int failed = rep->tokens
+			     ? gh_report_tokens(rep, name, sum256(totals),
+						tokens, rep->several)
+			     : gh_report_chars(rep, name, stream, totals,
+					       chars, rep->several);
 
 		if (rep->format == GH_FMT_JSON)
 			line_end(rep, NULL);

@@ -68,28 +68,20 @@ static void print_table(struct gh_report *rep, const char *name,
 			uint64_t other, int has_other, uint64_t counted,
 			int with_header)
 {
-	char label[64], digits[32];
+	char label[64];
 	int label_width = 3, count_width = 5, w;
 	uint64_t max = 0;               /* bars: the bins shown */
 
 	for (size_t i = 0; i < n; i++) {
 		gh_charview_label(rep->opts, rows[i].bin, label, sizeof(label),
 				  &w);
-		if (w > label_width)
-			label_width = w;
-		w = snprintf(digits, sizeof(digits), "%" PRIu64, rows[i].count);
-		if (w > count_width)
-			count_width = w;
+		gh_table_fit(&label_width, &count_width, w, rows[i].count);
 		if (rows[i].count > max)
 			max = rows[i].count;
 	}
-	if (has_other) {
-		w = snprintf(digits, sizeof(digits), "%" PRIu64, other);
-		if (w > count_width)
-			count_width = w;
-		if (label_width < (int)strlen(GH_OTHER))
-			label_width = (int)strlen(GH_OTHER);
-	}
+	if (has_other)
+		gh_table_fit(&label_width, &count_width,
+			     (int)strlen(GH_OTHER), other);
 	gh_put_table_head(rep->out, rep->n_printed > 0,
 			  with_header ? name : NULL, label_width, count_width);
 	for (size_t i = 0; i < n + (size_t)has_other; i++) {

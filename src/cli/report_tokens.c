@@ -264,8 +264,7 @@ static int print_table(struct gh_report *rep, const char *name,
 		       const struct gpuhist_token *rows, size_t n,
 		       uint64_t other, int has_other, int with_header)
 {
-	char digits[32];
-	int label_width = 5, count_width = 5, w;
+	int label_width = 5, count_width = 5;
 	uint64_t max = 0;
 	char **labels = calloc(n ? n : 1, sizeof(*labels));
 	int *cols = calloc(n ? n : 1, sizeof(*cols));
@@ -277,21 +276,15 @@ static int print_table(struct gh_report *rep, const char *name,
 		labels[i] = escaped(rows[i].bytes, rows[i].len, &cols[i]);
 		if (!labels[i])
 			goto out;
-		if (cols[i] > label_width)
-			label_width = cols[i] < LABEL_MAX ? cols[i] : LABEL_MAX;
-		w = snprintf(digits, sizeof(digits), "%" PRIu64, rows[i].count);
-		if (w > count_width)
-			count_width = w;
+		gh_table_fit(&label_width, &count_width,
+			     cols[i] < LABEL_MAX ? cols[i] : LABEL_MAX,
+			     rows[i].count);
 		if (rows[i].count > max)
 			max = rows[i].count;
 	}
-	if (has_other) {
-		w = snprintf(digits, sizeof(digits), "%" PRIu64, other);
-		if (w > count_width)
-			count_width = w;
-		if (label_width < (int)strlen(GH_OTHER))
-			label_width = (int)strlen(GH_OTHER);
-	}
+	if (has_other)
+		gh_table_fit(&label_width, &count_width,
+			     (int)strlen(GH_OTHER), other);
 	gh_put_table_head_of(rep->out, rep->n_printed > 0,
 			     with_header ? name : NULL, "token", label_width,
 			     count_width);
