@@ -115,6 +115,17 @@ static void put_json_token(FILE *out, const unsigned char *p, size_t n)
 {
 	fputc('"', out);
 	for (size_t i = 0; i < n;) {
+		size_t run = 0;
+
+		/* Printable ASCII other than " and \, written as a run. */
+		while (i + run < n && p[i + run] >= 0x20 && p[i + run] < 0x80 &&
+		       p[i + run] != '"' && p[i + run] != '\\')
+			run++;
+		if (run) {
+			fwrite(p + i, 1, run, out);
+			i += run;
+			continue;
+		}
 		size_t len = utf8_len(p + i, n - i);
 		unsigned c = p[i];
 
