@@ -23,9 +23,6 @@ static const char *cut(const struct gh_joins *j, struct gh_chunk *c,
 	struct gh_edges *edges = j ? j->edges : NULL;
 
 	*left = len;
-	if (j && j->tokens &&
-	    gh_tokens_cut(j->tokens, first, len, at.offset))
-		return "out of memory for the tokens";
 	if (edges && gh_edges_cut_ends(edges, c, first, end, len, at.offset))
 		return NOMEM;
 	if (!seams || (!len && !at.last))
@@ -51,7 +48,11 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		b->ops->submit(b, input, c, 0);
 		return GH_CANCELLED;
 	}
-	why = cut(j, c, c->data, c->data + len, len, at, &left);
+	/* Tokens need every byte, which only a chunk here has. */
+	why = j && j->tokens && gh_tokens_cut(j->tokens, c->data, len,
+					      at.offset)
+	      ? "out of memory for the tokens"
+	      : cut(j, c, c->data, c->data + len, len, at, &left);
 	if (why) {
 		b->ops->submit(b, input, c, 0);
 		return why;
