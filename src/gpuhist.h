@@ -125,6 +125,12 @@ struct gpuhist_options {
 	int separator;          /* GPUHIST_TOKENS_FIELD: the byte between
 				 * fields (0..255), or -1 (the default):
 				 * runs of spaces and tabs, as awk's */
+	uint64_t memory;        /* bytes an input's token counts may hold
+				 * in memory before the rest is spilled to
+				 * temporary_directory; 0 (the default): no
+				 * limit */
+	const char *temporary_directory;        /* where tokens spill; NULL
+				 * (the default): $TMPDIR, else /tmp */
 	/* Fields added after 0.2 go here, last. */
 };
 
@@ -251,12 +257,50 @@ struct gpuhist_token {
 };
 
 /* One input's tokens: every distinct one, in no particular order (it may
- * differ from run to run: sort them as you need). */
+ * differ from run to run: sort them as you need).  Where they outgrew the
+ * memory option, token is NULL and they are read back in parts with
+ * gpuhist_tokens_each(). */
 struct gpuhist_tokens {
 	size_t distinct;
 	uint64_t total;                 /* tokens counted */
 	const struct gpuhist_token *token;
 };
+
+/* Calls fn with the tokens of a result (as the library handed it out) in
+ * parts: disjoint sets of distinct tokens, in no order, each living until
+ * fn returns; one part, the tokens themselves, where nothing spilled.
+ * fn returns 0 to go on, or a negative number to stop, which is
+ * returned; 0 when every part was handed to fn; GPUHIST_ERR_INPUT when a
+ * part that spilled cannot be read back (memory, or the file:
+ * gpuhist_tokens_message says why). */
+int gpuhist_tokens_each(const struct gpuhist_tokens *tokens,
+			int (*fn)(void *ctx,
+				  const struct gpuhist_tokens *part),
+			void *ctx);
+const char *gpuhist_tokens_message(const struct gpuhist_tokens *tokens);
+
+/* A sum of token counts (several inputs' tokens, results merged), exact,
+ * in memory up to `memory` bytes (0: no limit) and spilled to
+ * temporary_directory (NULL: $TMPDIR, else /tmp) past it.  Not safe from
+ * several threads at once. */
+typedef struct gpuhist_token_sum gpuhist_token_sum;
+
+gpuhist_token_sum *gpuhist_token_sum_new(uint64_t memory,
+					 const char *temporary_directory);
+void gpuhist_token_sum_free(gpuhist_token_sum *sum);
+/* Adds count to a token's count; 0, or -1 (gpuhist_token_sum_message). */
+int gpuhist_token_sum_add(gpuhist_token_sum *sum, const void *bytes,
+			  size_t len, uint64_t count);
+/* Adds every token of a result, its parts too; 0 or -1. */
+int gpuhist_token_sum_add_tokens(gpuhist_token_sum *sum,
+				 const struct gpuhist_tokens *tokens);
+/* The sum (read it as a result's tokens: gpuhist_tokens_each), living
+ * until the sum is freed; adding after it is an error.  NULL when a spill
+ * failed (gpuhist_token_sum_message). */
+const struct gpuhist_tokens *gpuhist_token_sum_end(gpuhist_token_sum *sum);
+/* Why the last failure: "out of memory", or what a spill met, naming the
+ * directory. */
+const char *gpuhist_token_sum_message(const gpuhist_token_sum *sum);
 
 /* What became of one input. */
 struct gpuhist_result {

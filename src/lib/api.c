@@ -54,7 +54,8 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, separator) + sizeof(int))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, temporary_directory) + \
+		       sizeof(const char *))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -174,6 +175,14 @@ int gpuhist_open(gpuhist_counter **counter,
 	/* The fields this library knows; a newer program's rest is zero. */
 	memcpy(&c->opts, opts, OPTIONS_KNOWN);
 	c->opts.struct_size = sizeof(c->opts);
+	if (opts->temporary_directory &&
+	    !(c->temporary_directory = strdup(opts->temporary_directory))) {
+		free(c);
+		if (why)
+			snprintf(why, why_len, "out of memory");
+		return GPUHIST_ERR_NOMEM;
+	}
+	c->opts.temporary_directory = c->temporary_directory;
 	if (!c->opts.threads)
 		c->opts.threads = online_cores();
 	c->run.opts = &c->opts;
@@ -199,6 +208,7 @@ int gpuhist_free(gpuhist_counter *c)
 	 * the counter, until the process ends. */
 	if (!left_running) {
 		pthread_mutex_destroy(&c->run.cancel_lock);
+		free(c->temporary_directory);
 		free(c);
 	}
 	return left_running;

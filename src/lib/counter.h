@@ -8,6 +8,7 @@
 
 struct gpuhist_counter {
 	struct gpuhist_options opts;
+	char *temporary_directory;  /* opts' own copy */
 	struct gh_run run;
 	double ready;               /* gh_now() when the backend had started */
 	char message[GH_NOTE_LINE + 64];

@@ -582,7 +582,7 @@ static int count_one(struct inputs *in, struct job *job)
 		if (gh_tokens_end(job->joins.tokens, bytes,
 				  &job->tokens_result)) {
 			gh_note(&job->notes, "%s: %s", job->name,
-				"its tokens did not join up (out of memory, or an internal error)");
+				gh_tokens_error(job->joins.tokens));
 			ret = -1;
 		}
 	}

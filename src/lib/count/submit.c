@@ -51,7 +51,7 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 	/* Tokens need every byte, which only a chunk here has. */
 	why = j && j->tokens && gh_tokens_cut(j->tokens, c->data, len,
 					      at.offset)
-	      ? "out of memory for the tokens"
+	      ? gh_tokens_error(j->tokens)
 	      : cut(j, c, c->data, c->data + len, len, at, &left);
 	if (why) {
 		b->ops->submit(b, input, c, 0);

@@ -8,12 +8,10 @@
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
  * does).
  *
- * The counts are open-addressing tables keyed by the bytes (a 64-bit hash,
- * then the bytes compared), the keys in an arena: SHARDS of them, each
- * with its own lock, a unit going to the shard its hash's top bits name.
- * Chunks are cut in batches: the units are found and hashed outside any
- * lock, grouped by shard, and each group added under its shard's lock, so
- * that threads cutting chunks of one input seldom wait for each other.
+ * The counts are counts.c's (held in memory up to the memory option,
+ * spilled past it).  Chunks are cut in batches: the units are found
+ * outside any lock and added a batch at once, so that threads cutting
+ * chunks of one input seldom wait for each other.
  * Each chunk's two ends are kept (a chunk with no boundary at all is kept
  * whole) until the chunks before it have come, then joined with them in
  * offset order, so that what is held is the chunks that came early and
@@ -26,19 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counts.h"
 #include "tokens.h"
 
-/* Units found and hashed before a lock is taken. */
+/* Units found before they are added. */
 #define BATCH 1024
-/* Tables of an input, each with its own lock (a power of two). */
-#define SHARD_BITS 6
-#define SHARDS (1 << SHARD_BITS)
-
-struct entry {
-	uint64_t hash;
-	uint64_t count;                 /* 0: the slot is free */
-	uint64_t at, len;               /* the key, in the arena */
-};
 
 /* What a chunk leaves at its ends. */
 struct chunk_ends {
@@ -49,20 +39,11 @@ struct chunk_ends {
 	uint64_t lead_len, trail_len;
 };
 
-/* One table of counts. */
-struct shard {
-	pthread_mutex_t lock;
-	struct entry *slot;             /* NULL until its first unit */
-	uint64_t cap, used, total;
-	unsigned char *arena;
-	uint64_t arena_len, arena_cap;
-};
-
 struct gh_tokens {
 	int view;                       /* GPUHIST_TOKENS_* */
 	int field;                      /* GPUHIST_TOKENS_FIELD: 1, 2, ... */
 	int separator;                  /* its byte, or -1: runs of blanks */
-	struct shard shard[SHARDS];
+	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
 	uint64_t n_ends, cap_ends;
@@ -70,40 +51,8 @@ struct gh_tokens {
 	unsigned char *carry;           /* the unit being joined */
 	uint64_t carry_len, carry_cap;
 	bool failed;                    /* out of memory while cutting */
-	/* the result */
-	struct gpuhist_token *listed;   /* the result's, in no order */
-	struct gpuhist_tokens result;
+	const char *why;                /* of a failure, where not counts' */
 };
-
-/* A unit found in a chunk, hashed. */
-struct unit {
-	const unsigned char *p;
-	uint64_t len, hash;
-};
-
-static uint64_t hash_bytes(const unsigned char *p, uint64_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full);
-
-	while (n >= 8) {
-		uint64_t v;
-
-		memcpy(&v, p, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		p += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t v = 0;
-
-		memcpy(&v, p, n);
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdull;
-	return h ^ (h >> 32);
-}
 
 static bool is_word_sep(unsigned char c)
 {
@@ -115,85 +64,15 @@ static bool is_blank(unsigned char c)
 	return c == ' ' || c == '\t';
 }
 
-/* ---- a table (called with its lock held) ---- */
-
-static struct shard *shard_of(struct gh_tokens *t, uint64_t hash)
-{
-	return &t->shard[hash >> (64 - SHARD_BITS)];
-}
-
-static int grow_table(struct shard *t)
-{
-	uint64_t cap = t->cap ? 2 * t->cap : 256;
-	struct entry *slot = calloc(cap, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (uint64_t i = 0; i < t->cap; i++) {
-		const struct entry *e = &t->slot[i];
-		uint64_t k = e->hash & (cap - 1);
-
-		if (!e->count)
-			continue;
-		while (slot[k].count)
-			k = (k + 1) & (cap - 1);
-		slot[k] = *e;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
-	return 0;
-}
-
-/* Adds n to the unit's count; 0, or -1 when out of memory. */
-static int add(struct shard *t, const unsigned char *p, uint64_t len,
-	       uint64_t hash, uint64_t n)
-{
-	if ((t->used + 1) * 10 > t->cap * 7 && grow_table(t))
-		return -1;
-	uint64_t k = hash & (t->cap - 1);
-
-	for (;; k = (k + 1) & (t->cap - 1)) {
-		struct entry *e = &t->slot[k];
-
-		if (!e->count)
-			break;
-		if (e->hash == hash && e->len == len &&
-		    (!len || !memcmp(t->arena + e->at, p, len))) {
-			e->count += n;
-			t->total += n;
-			return 0;
-		}
-	}
-	if (!t->arena || t->arena_len + len > t->arena_cap) {
-		uint64_t cap = t->arena_cap ? 2 * t->arena_cap : 4096;
-
-		while (cap < t->arena_len + len)
-			cap *= 2;
-		unsigned char *a = realloc(t->arena, cap);
-
-		if (!a)
-			return -1;
-		t->arena = a;
-		t->arena_cap = cap;
-	}
-	if (len)
-		memcpy(t->arena + t->arena_len, p, len);
-	t->slot[k] = (struct entry){ hash, n, t->arena_len, len };
-	t->arena_len += len;
-	t->used++;
-	t->total += n;
-	return 0;
-}
-
 /* ---- units ---- */
 
 /* The unit a whole line makes: itself, or its field. */
 static void line_unit(const struct gh_tokens *t, const unsigned char *p,
-		      uint64_t len, struct unit *u)
+		      uint64_t len, struct gh_unit *u)
 {
 	u->p = p;
 	u->len = len;
+	u->n = 1;
 	if (t->view != GPUHIST_TOKENS_FIELD)
 		return;
 	const unsigned char *end = p + len, *q = p;
@@ -235,44 +114,12 @@ static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 	u->len = 0;                     /* no such field: "" */
 }
 
-/* Adds the batch to the tables, a shard's units under its lock at once;
- * 0 or -1. */
-static int flush(struct gh_tokens *t, struct unit *batch, int n)
-{
-	struct unit by_shard[BATCH];
-	int start[SHARDS + 1] = { 0 }, ret = 0;
-
-	for (int i = 0; i < n; i++) {
-		batch[i].hash = hash_bytes(batch[i].p, batch[i].len);
-		start[(batch[i].hash >> (64 - SHARD_BITS)) + 1]++;
-	}
-	for (int k = 0; k < SHARDS; k++)
-		start[k + 1] += start[k];
-	int at[SHARDS];
-
-	memcpy(at, start, sizeof(at));
-	for (int i = 0; i < n; i++)
-		by_shard[at[batch[i].hash >> (64 - SHARD_BITS)]++] = batch[i];
-	for (int k = 0; k < SHARDS && !ret; k++) {
-		struct shard *sh = &t->shard[k];
-
-		if (start[k] == start[k + 1])
-			continue;
-		pthread_mutex_lock(&sh->lock);
-		for (int i = start[k]; i < start[k + 1] && !ret; i++)
-			ret = add(sh, by_shard[i].p, by_shard[i].len,
-				  by_shard[i].hash, 1);
-		pthread_mutex_unlock(&sh->lock);
-	}
-	return ret;
-}
-
 /* Counts the units wholly inside [p, end), which begins just after a
  * boundary and ends with one. */
 static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			const unsigned char *end)
 {
-	struct unit batch[BATCH];
+	struct gh_unit batch[BATCH];
 	int n = 0;
 
 	if (t->view == GPUHIST_TOKENS_WORDS) {
@@ -285,9 +132,9 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				p++;
 			if (p == from)
 				break;
-			batch[n++] = (struct unit){ from, (uint64_t)(p - from), 0 };
+			batch[n++] = (struct gh_unit){ from, (uint64_t)(p - from), 0, 1 };
 			if (n == BATCH) {
-				if (flush(t, batch, n))
+				if (gh_counts_add(t->counts, batch, n))
 					return -1;
 				n = 0;
 			}
@@ -299,13 +146,13 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			line_unit(t, p, (uint64_t)(nl - p), &batch[n++]);
 			p = nl + 1;
 			if (n == BATCH) {
-				if (flush(t, batch, n))
+				if (gh_counts_add(t->counts, batch, n))
 					return -1;
 				n = 0;
 			}
 		}
 	}
-	return n ? flush(t, batch, n) : 0;
+	return n ? gh_counts_add(t->counts, batch, n) : 0;
 }
 
 static bool is_boundary(const struct gh_tokens *t, unsigned char c)
@@ -328,28 +175,20 @@ static unsigned char *copy_of(const unsigned char *p, uint64_t len)
 static int count_joined(struct gh_tokens *t, const unsigned char *p,
 			uint64_t len, bool last)
 {
-	struct unit u;
-	uint64_t hash;
+	struct gh_unit u;
 
 	if (!p)
 		p = (const unsigned char *)"";  /* nothing was joined */
 	if (t->view == GPUHIST_TOKENS_WORDS) {
 		if (!len)
 			return 0;
-		u = (struct unit){ p, len, 0 };
+		u = (struct gh_unit){ p, len, 0, 1 };
 	} else {
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
 		line_unit(t, p, len, &u);
 	}
-	hash = hash_bytes(u.p, u.len);
-	struct shard *sh = shard_of(t, hash);
-
-	pthread_mutex_lock(&sh->lock);
-	int ret = add(sh, u.p, u.len, hash, 1);
-
-	pthread_mutex_unlock(&sh->lock);
-	return ret;
+	return gh_counts_add(t->counts, &u, 1);
 }
 
 /* Appends len bytes to the unit being joined. */
@@ -466,34 +305,23 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		  const struct gpuhist_tokens **out)
 {
 	/* Every chunk joined (none left waiting for a gap), to the end. */
-	if (t->failed || join_ready(t) || t->n_ends ||
-	    t->joined_at != bytes ||
-	    count_joined(t, t->carry, t->carry_len, true))
+	if (t->failed || join_ready(t))
 		return -1;
-	uint64_t used = 0, total = 0, n = 0;
-
-	for (int k = 0; k < SHARDS; k++) {
-		used += t->shard[k].used;
-		total += t->shard[k].total;
-	}
-	free(t->listed);
-	t->listed = malloc((used ? used : 1) * sizeof(*t->listed));
-	if (!t->listed)
+	if (t->n_ends || t->joined_at != bytes) {
+		t->why = "its tokens did not join up (an internal error)";
 		return -1;
-	/* In the tables' order: a reader sorts what it shows. */
-	for (int k = 0; k < SHARDS; k++) {
-		const struct shard *sh = &t->shard[k];
-
-		for (uint64_t i = 0; i < sh->cap; i++)
-			if (sh->slot[i].count)
-				t->listed[n++] = (struct gpuhist_token){
-					sh->arena + sh->slot[i].at,
-					sh->slot[i].len, sh->slot[i].count };
 	}
-	t->result = (struct gpuhist_tokens){ .distinct = n, .total = total,
-					     .token = t->listed };
-	*out = &t->result;
+	if (count_joined(t, t->carry, t->carry_len, true) ||
+	    gh_counts_end(t->counts, out)) {
+		t->why = gh_counts_error(t->counts);
+		return -1;
+	}
 	return 0;
+}
+
+const char *gh_tokens_error(const struct gh_tokens *t)
+{
+	return t->why ? t->why : gh_counts_error(t->counts);
 }
 
 /* ---- life ---- */
@@ -507,9 +335,12 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 	t->view = opts->tokens;
 	t->field = opts->field;
 	t->separator = opts->separator;
+	t->counts = gh_counts_new(opts->memory, opts->temporary_directory);
+	if (!t->counts) {
+		free(t);
+		return NULL;
+	}
 	pthread_mutex_init(&t->lock, NULL);
-	for (int k = 0; k < SHARDS; k++)
-		pthread_mutex_init(&t->shard[k].lock, NULL);
 	return t;
 }
 
@@ -522,16 +353,9 @@ void gh_tokens_reset(struct gh_tokens *t)
 	t->n_ends = 0;
 	t->joined_at = 0;
 	t->carry_len = 0;
-	for (int k = 0; k < SHARDS; k++) {
-		struct shard *sh = &t->shard[k];
-
-		if (sh->slot)
-			memset(sh->slot, 0, sh->cap * sizeof(*sh->slot));
-		sh->used = 0;
-		sh->total = 0;
-		sh->arena_len = 0;
-	}
+	gh_counts_reset(t->counts);
 	t->failed = false;
+	t->why = NULL;
 }
 
 void gh_tokens_free(struct gh_tokens *t)
@@ -540,13 +364,8 @@ void gh_tokens_free(struct gh_tokens *t)
 		return;
 	gh_tokens_reset(t);
 	pthread_mutex_destroy(&t->lock);
-	for (int k = 0; k < SHARDS; k++) {
-		pthread_mutex_destroy(&t->shard[k].lock);
-		free(t->shard[k].slot);
-		free(t->shard[k].arena);
-	}
+	gh_counts_free(t->counts);
 	free(t->ends);
 	free(t->carry);
-	free(t->listed);
 	free(t);
 }

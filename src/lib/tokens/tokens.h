@@ -7,7 +7,8 @@
  * its two ends, which may belong to units that cross into the chunks
  * beside it, are kept with the chunk's offset in the input.  At the end
  * the ends are joined in offset order and the units they make counted.
- * Counts are held in memory: one table an input, keyed by the bytes.
+ * The counts are counts.c's: in memory up to the memory option, spilled
+ * to the temporary directory past it.
  */
 #ifndef GH_TOKENS_H
 #define GH_TOKENS_H
@@ -34,9 +35,12 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
  * what they make; then the input's tokens (in no order) are in
- * *out (living as long as t).  0, or -1 when a chunk is missing or memory
- * ran out. */
+ * *out (living as long as t).  0, or -1 when a chunk is missing, memory
+ * ran out or a spill failed. */
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		  const struct gpuhist_tokens **out);
+
+/* Why the last -1 (a spill's names its directory). */
+const char *gh_tokens_error(const struct gh_tokens *t);
 
 #endif

@@ -1,0 +1,419 @@
+/* counts.c - exact counts of byte strings, held in memory up to a limit
+ * and spilled past it (counts.h) */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counts.h"
+#include "spill.h"
+#include "table.h"
+
+/* Tables, each with its own lock (a power of two); a partition's next
+ * split uses the hash's next SHARD_BITS bits, LEVELS times at most. */
+#define SHARD_BITS 6
+#define SHARDS (1 << SHARD_BITS)
+#define LEVELS (64 / SHARD_BITS)
+/* The fewest bytes a partition is added up in. */
+#define MIN_LIMIT (64 * 1024)
+
+struct shard {
+	pthread_mutex_t lock;
+	struct gh_token_table table;
+	struct gh_segments spilled;     /* its partition's records on disk */
+};
+
+/* A part of the result, on disk: distinct tokens, each once. */
+struct part {
+	struct gh_segments segs;
+	uint64_t distinct, total, bytes;
+};
+
+struct gh_counts {
+	uint64_t memory;                /* 0: no limit */
+	char *dir;
+	struct gh_spill *spill;         /* NULL until the first spill */
+	struct shard shard[SHARDS];
+	pthread_mutex_t lock;           /* spill, failed */
+	bool failed;
+	struct part *parts;
+	uint64_t n_parts, cap_parts;
+	/* the tokens held in memory, and the result */
+	struct gpuhist_token *listed;
+	uint64_t n_listed, listed_total;
+	struct gpuhist_tokens result;
+};
+
+struct gh_counts *gh_counts_of(const struct gpuhist_tokens *tk)
+{
+	return (struct gh_counts *)((char *)tk -
+				    offsetof(struct gh_counts, result));
+}
+
+const char *gh_counts_error(const struct gh_counts *c)
+{
+	return c->spill ? gh_spill_error(c->spill) : "out of memory";
+}
+
+static int fail(struct gh_counts *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->failed = true;
+	pthread_mutex_unlock(&c->lock);
+	return -1;
+}
+
+static struct gh_spill *spill_of(struct gh_counts *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!c->spill)
+		c->spill = gh_spill_new(c->dir);
+	pthread_mutex_unlock(&c->lock);
+	return c->spill;
+}
+
+/* Writes a table's tokens to `to` and empties it; 0 or -1. */
+static int write_table(struct gh_counts *c, struct gh_token_table *t,
+		       struct gh_segments *to)
+{
+	struct gh_spill *s = spill_of(c);
+	struct gh_spill_writer w;
+	int ret = 0;
+
+	if (!s || gh_spill_writer_init(&w, s, to))
+		return -1;
+	for (uint64_t i = 0; i < t->cap && !ret; i++) {
+		const struct gh_token_entry *e = &t->slot[i];
+
+		if (e->count)
+			ret = gh_spill_put(&w, e->hash, e->count,
+					   t->arena + e->at, e->len);
+	}
+	if (gh_spill_writer_end(&w))
+		ret = -1;
+	gh_token_table_clear(t);
+	return ret;
+}
+
+/* Splits a table's tokens among 64 partitions by the hash's bits at
+ * `level` and empties it; 0 or -1. */
+static int split_table(struct gh_counts *c, struct gh_token_table *t,
+		       struct gh_segments *sub, int level)
+{
+	int shift = 64 - SHARD_BITS * (level + 1);
+	uint64_t start[SHARDS + 1] = { 0 }, at[SHARDS];
+	uint64_t *order = malloc((t->used ? t->used : 1) * sizeof(*order));
+	struct gh_spill *s = spill_of(c);
+	int ret = 0;
+
+	if (!order || !s) {
+		free(order);
+		return -1;
+	}
+	for (uint64_t i = 0; i < t->cap; i++)
+		if (t->slot[i].count)
+			start[((t->slot[i].hash >> shift) & (SHARDS - 1)) + 1]++;
+	for (int k = 0; k < SHARDS; k++)
+		start[k + 1] += start[k];
+	memcpy(at, start, sizeof(at));
+	for (uint64_t i = 0; i < t->cap; i++)
+		if (t->slot[i].count)
+			order[at[(t->slot[i].hash >> shift) & (SHARDS - 1)]++] = i;
+	for (int k = 0; k < SHARDS && !ret; k++) {
+		struct gh_spill_writer w;
+
+		if (start[k] == start[k + 1])
+			continue;
+		if (gh_spill_writer_init(&w, s, &sub[k])) {
+			ret = -1;
+			break;
+		}
+		for (uint64_t i = start[k]; i < start[k + 1] && !ret; i++) {
+			const struct gh_token_entry *e = &t->slot[order[i]];
+
+			ret = gh_spill_put(&w, e->hash, e->count,
+					   t->arena + e->at, e->len);
+		}
+		if (gh_spill_writer_end(&w))
+			ret = -1;
+	}
+	free(order);
+	gh_token_table_clear(t);
+	return ret;
+}
+
+int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n)
+{
+	struct gh_unit *by_shard = malloc((n ? n : 1) * sizeof(*by_shard));
+	int start[SHARDS + 1] = { 0 }, at[SHARDS], ret = 0;
+	uint64_t limit = c->memory / SHARDS;
+
+	if (!by_shard)
+		return fail(c);
+	for (int i = 0; i < n; i++) {
+		units[i].hash = gh_token_hash(units[i].p, units[i].len);
+		start[(units[i].hash >> (64 - SHARD_BITS)) + 1]++;
+	}
+	for (int k = 0; k < SHARDS; k++)
+		start[k + 1] += start[k];
+	memcpy(at, start, sizeof(at));
+	for (int i = 0; i < n; i++)
+		by_shard[at[units[i].hash >> (64 - SHARD_BITS)]++] = units[i];
+	for (int k = 0; k < SHARDS && !ret; k++) {
+		struct shard *sh = &c->shard[k];
+
+		if (start[k] == start[k + 1])
+			continue;
+		pthread_mutex_lock(&sh->lock);
+		for (int i = start[k]; i < start[k + 1] && !ret; i++) {
+			const struct gh_unit *u = &by_shard[i];
+
+			ret = gh_token_table_add(&sh->table, u->p, u->len,
+						 u->hash, u->n, limit);
+			if (ret == 1) {
+				/* Full: to disk, then into the empty table. */
+				ret = write_table(c, &sh->table, &sh->spilled);
+				if (!ret)
+					ret = gh_token_table_add(&sh->table,
+								 u->p, u->len,
+								 u->hash, u->n,
+								 0);
+			}
+		}
+		pthread_mutex_unlock(&sh->lock);
+	}
+	free(by_shard);
+	return ret ? fail(c) : 0;
+}
+
+/* Keeps a table as a part of the result on disk. */
+static int keep_part(struct gh_counts *c, struct gh_token_table *t)
+{
+	struct part p = { .distinct = t->used, .total = t->total,
+			  .bytes = t->arena_len };
+
+	if (c->n_parts == c->cap_parts) {
+		uint64_t cap = c->cap_parts ? 2 * c->cap_parts : 64;
+		struct part *parts = realloc(c->parts, cap * sizeof(*parts));
+
+		if (!parts)
+			return -1;
+		c->parts = parts;
+		c->cap_parts = cap;
+	}
+	if (write_table(c, t, &p.segs)) {
+		gh_segments_free(&p.segs);
+		return -1;
+	}
+	c->parts[c->n_parts++] = p;
+	return 0;
+}
+
+/* Adds up a partition's records, split again by the hash's bits at
+ * `level` where they do not fit in limit bytes; 0 or -1. */
+static int add_up(struct gh_counts *c, const struct gh_segments *from,
+		  int level, uint64_t limit)
+{
+	struct gh_token_table t = { 0 };
+	struct gh_segments sub[SHARDS];
+	struct gh_spill_reader r;
+	bool split = false;
+	uint64_t hash, count, len;
+	const unsigned char *p;
+	int got, ret = 0;
+
+	memset(sub, 0, sizeof(sub));
+	gh_spill_reader_init(&r, c->spill, from);
+	while (!ret && (got = gh_spill_next(&r, &hash, &count, &p, &len)) == 1) {
+		ret = gh_token_table_add(&t, p, len, hash, count,
+					 level < LEVELS ? limit : 0);
+		if (ret == 1) {
+			split = true;
+			ret = split_table(c, &t, sub, level);
+			if (!ret)
+				ret = gh_token_table_add(&t, p, len, hash,
+							 count, 0);
+		}
+	}
+	gh_spill_reader_end(&r);
+	if (!ret && got < 0)
+		ret = -1;
+	if (!ret)
+		ret = split ? split_table(c, &t, sub, level) : keep_part(c, &t);
+	gh_token_table_free(&t);
+	for (int k = 0; k < SHARDS; k++) {
+		if (!ret && sub[k].n)
+			ret = add_up(c, &sub[k], level + 1, limit);
+		gh_segments_free(&sub[k]);
+	}
+	return ret;
+}
+
+int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
+{
+	uint64_t used = 0, distinct = 0, total = 0, limit = c->memory / 2;
+
+	if (c->failed)
+		return -1;
+	if (limit < MIN_LIMIT)
+		limit = MIN_LIMIT;
+	/* Each partition that spilled: the rest of it too, then added up. */
+	for (int k = 0; k < SHARDS; k++) {
+		struct shard *sh = &c->shard[k];
+
+		if (!sh->spilled.n)
+			continue;
+		if (write_table(c, &sh->table, &sh->spilled))
+			return fail(c);
+		gh_token_table_free(&sh->table);
+		if (add_up(c, &sh->spilled, 1, limit))
+			return fail(c);
+		gh_segments_free(&sh->spilled);
+	}
+	for (int k = 0; k < SHARDS; k++)
+		used += c->shard[k].table.used;
+	free(c->listed);
+	c->listed = malloc((used ? used : 1) * sizeof(*c->listed));
+	if (!c->listed)
+		return fail(c);
+	c->n_listed = 0;
+	c->listed_total = 0;
+	for (int k = 0; k < SHARDS; k++) {
+		const struct gh_token_table *t = &c->shard[k].table;
+
+		for (uint64_t i = 0; i < t->cap; i++)
+			if (t->slot[i].count)
+				c->listed[c->n_listed++] = (struct gpuhist_token){
+					t->arena + t->slot[i].at,
+					t->slot[i].len, t->slot[i].count };
+		c->listed_total += t->total;
+	}
+	distinct = c->n_listed;
+	total = c->listed_total;
+	for (uint64_t i = 0; i < c->n_parts; i++) {
+		distinct += c->parts[i].distinct;
+		total += c->parts[i].total;
+	}
+	c->result = (struct gpuhist_tokens){
+		.distinct = distinct, .total = total,
+		.token = c->n_parts ? NULL : c->listed };
+	*out = &c->result;
+	return 0;
+}
+
+/* Reads a part back and hands it to fn: fn's return, or GH_COUNTS_UNREAD. */
+static int load_part(struct gh_counts *c, const struct part *p,
+		     int (*fn)(void *ctx, const struct gpuhist_tokens *part),
+		     void *ctx)
+{
+	struct gpuhist_token *tok = malloc((p->distinct ? p->distinct : 1) *
+					   sizeof(*tok));
+	unsigned char *arena = malloc(p->bytes ? p->bytes : 1);
+	struct gh_spill_reader r;
+	uint64_t hash, count, len, n = 0, at = 0;
+	const unsigned char *b;
+	int got, ret;
+
+	if (!tok || !arena) {
+		free(tok);
+		free(arena);
+		return GH_COUNTS_UNREAD;
+	}
+	gh_spill_reader_init(&r, c->spill, &p->segs);
+	while ((got = gh_spill_next(&r, &hash, &count, &b, &len)) == 1) {
+		if (n == p->distinct || at + len > p->bytes) {
+			got = -1;       /* not what was written */
+			break;
+		}
+		if (len)
+			memcpy(arena + at, b, len);
+		tok[n++] = (struct gpuhist_token){ arena + at, len, count };
+		at += len;
+	}
+	gh_spill_reader_end(&r);
+	if (got < 0 || n != p->distinct) {
+		ret = GH_COUNTS_UNREAD;
+	} else {
+		struct gpuhist_tokens part = { .distinct = n,
+					       .total = p->total,
+					       .token = tok };
+
+		ret = fn(ctx, &part);
+	}
+	free(tok);
+	free(arena);
+	return ret;
+}
+
+int gh_counts_each(struct gh_counts *c,
+		   int (*fn)(void *ctx, const struct gpuhist_tokens *part),
+		   void *ctx)
+{
+	int ret = 0;
+
+	if (!c->n_parts)
+		return fn(ctx, &c->result);
+	if (c->n_listed) {
+		struct gpuhist_tokens part = { .distinct = c->n_listed,
+					       .total = c->listed_total,
+					       .token = c->listed };
+
+		ret = fn(ctx, &part);
+	}
+	for (uint64_t i = 0; i < c->n_parts && !ret; i++)
+		ret = load_part(c, &c->parts[i], fn, ctx);
+	return ret;
+}
+
+/* ---- life ---- */
+
+struct gh_counts *gh_counts_new(uint64_t memory, const char *dir)
+{
+	struct gh_counts *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->memory = memory;
+	if (dir && !(c->dir = strdup(dir))) {
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	for (int k = 0; k < SHARDS; k++)
+		pthread_mutex_init(&c->shard[k].lock, NULL);
+	return c;
+}
+
+void gh_counts_reset(struct gh_counts *c)
+{
+	for (int k = 0; k < SHARDS; k++) {
+		gh_token_table_clear(&c->shard[k].table);
+		gh_segments_free(&c->shard[k].spilled);
+	}
+	for (uint64_t i = 0; i < c->n_parts; i++)
+		gh_segments_free(&c->parts[i].segs);
+	c->n_parts = 0;
+	/* A new file: the old one's space goes back at once. */
+	gh_spill_free(c->spill);
+	c->spill = NULL;
+	c->failed = false;
+}
+
+void gh_counts_free(struct gh_counts *c)
+{
+	if (!c)
+		return;
+	gh_counts_reset(c);
+	pthread_mutex_destroy(&c->lock);
+	for (int k = 0; k < SHARDS; k++) {
+		pthread_mutex_destroy(&c->shard[k].lock);
+		gh_token_table_free(&c->shard[k].table);
+	}
+	free(c->parts);
+	free(c->listed);
+	free(c->dir);
+	free(c);
+}

@@ -1,0 +1,62 @@
+/* counts.h - exact counts of byte strings, held in memory up to a limit
+ * and spilled past it
+ *
+ * SHARDS tables, each with its own lock, a token going to the one its
+ * hash's top bits name: threads adding batches seldom wait for each
+ * other.  With a memory limit each table may hold limit / SHARDS bytes;
+ * a full one is written to the spill file as a segment of its partition
+ * and emptied.  At the end each partition that spilled is added up on its
+ * own, in at most about half the limit: where that does not fit either,
+ * it is split again by the hash's next bits, and so on.  What the result
+ * gives is then a list of parts, disjoint sets of tokens each of which
+ * fits in memory, read back one at a time (gh_counts_each).
+ */
+#ifndef GH_COUNTS_H
+#define GH_COUNTS_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "gpuhist.h"
+
+struct gh_counts;
+
+/* A token to add n to; the hash is filled in by gh_counts_add. */
+struct gh_unit {
+	const unsigned char *p;
+	uint64_t len, hash, n;
+};
+
+/* memory: bytes the tables may hold, 0 for no limit; dir: where to spill
+ * (NULL: $TMPDIR or /tmp).  NULL when out of memory. */
+struct gh_counts *gh_counts_new(uint64_t memory, const char *dir);
+void gh_counts_free(struct gh_counts *c);
+
+/* Forgets every count (and what was spilled). */
+void gh_counts_reset(struct gh_counts *c);
+
+/* Adds n units; safe from several threads at once.  0, or -1
+ * (gh_counts_error). */
+int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n);
+
+/* Adds up what spilled; then *out is the result (tokens NULL when it
+ * spilled: read its parts with gh_counts_each), living as long as c.  0
+ * or -1. */
+int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out);
+
+/* Calls fn with each part of the result until fn returns non-zero, which
+ * it returns; GH_COUNTS_UNREAD when a spilled part cannot be read back
+ * (gh_counts_error). */
+#define GH_COUNTS_UNREAD INT_MIN
+int gh_counts_each(struct gh_counts *c,
+		   int (*fn)(void *ctx, const struct gpuhist_tokens *part),
+		   void *ctx);
+
+/* The counts whose result tk is (every gpuhist_tokens handed out is
+ * one's). */
+struct gh_counts *gh_counts_of(const struct gpuhist_tokens *tk);
+
+/* Why the last -1. */
+const char *gh_counts_error(const struct gh_counts *c);
+
+#endif

@@ -1,0 +1,137 @@
+/* table.c - one open-addressing table of token counts (table.h) */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+uint64_t gh_token_hash(const unsigned char *p, uint64_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full);
+
+	while (n >= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	if (n) {
+		uint64_t v = 0;
+
+		memcpy(&v, p, n);
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+uint64_t gh_token_table_bytes(const struct gh_token_table *t)
+{
+	return t->cap * sizeof(*t->slot) + t->arena_cap;
+}
+
+static int grow_slots(struct gh_token_table *t, uint64_t cap)
+{
+	struct gh_token_entry *slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (uint64_t i = 0; i < t->cap; i++) {
+		const struct gh_token_entry *e = &t->slot[i];
+		uint64_t k = e->hash & (cap - 1);
+
+		if (!e->count)
+			continue;
+		while (slot[k].count)
+			k = (k + 1) & (cap - 1);
+		slot[k] = *e;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+static int grow_arena(struct gh_token_table *t, uint64_t cap)
+{
+	unsigned char *a = realloc(t->arena, cap);
+
+	if (!a)
+		return -1;
+	t->arena = a;
+	t->arena_cap = cap;
+	return 0;
+}
+
+int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
+		       uint64_t len, uint64_t hash, uint64_t n,
+		       uint64_t limit)
+{
+	uint64_t k = 0;
+
+	if (t->cap) {
+		for (k = hash & (t->cap - 1);; k = (k + 1) & (t->cap - 1)) {
+			struct gh_token_entry *e = &t->slot[k];
+
+			if (!e->count)
+				break;
+			if (e->hash == hash && e->len == len &&
+			    (!len || !memcmp(t->arena + e->at, p, len))) {
+				e->count += n;
+				t->total += n;
+				return 0;
+			}
+		}
+	}
+	/* A new key: room for it, in the slots and in the arena. */
+	uint64_t cap = t->cap, arena_cap = t->arena_cap;
+
+	if ((t->used + 1) * 10 > cap * 7)
+		cap = cap ? 2 * cap : 256;
+	if (t->arena_len + len > arena_cap) {
+		arena_cap = arena_cap ? 2 * arena_cap : 4096;
+		while (arena_cap < t->arena_len + len)
+			arena_cap *= 2;
+	}
+	if (cap == t->cap && arena_cap == t->arena_cap) {
+		/* k is the free slot the search ended at */
+	} else {
+		if (limit && t->used &&
+		    cap * sizeof(*t->slot) + arena_cap > limit)
+			return 1;
+		if ((cap != t->cap && grow_slots(t, cap)) ||
+		    (arena_cap != t->arena_cap && grow_arena(t, arena_cap)))
+			return -1;
+		for (k = hash & (t->cap - 1); t->slot[k].count;
+		     k = (k + 1) & (t->cap - 1))
+			;
+	}
+	if (len)
+		memcpy(t->arena + t->arena_len, p, len);
+	t->slot[k] = (struct gh_token_entry){ hash, n, t->arena_len, len };
+	t->arena_len += len;
+	t->used++;
+	t->total += n;
+	return 0;
+}
+
+void gh_token_table_clear(struct gh_token_table *t)
+{
+	if (t->slot)
+		memset(t->slot, 0, t->cap * sizeof(*t->slot));
+	t->used = 0;
+	t->total = 0;
+	t->arena_len = 0;
+}
+
+void gh_token_table_free(struct gh_token_table *t)
+{
+	free(t->slot);
+	free(t->arena);
+	*t = (struct gh_token_table){ 0 };
+}
