@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """tokenoracle.py - the tokens view's counts by Python, against gpuhist's json
 
-Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON
+Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total]
   VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
   given as its decimal value).  PLAIN is the input's bytes (decoded),
-  GPUHIST_JSON gpuhist -f json's output for that one input.
+  GPUHIST_JSON gpuhist -f json's output for that one input, or with
+  "total" for several inputs whose bytes, one after another, PLAIN is:
+  their total is checked.
 Prints "same", or what differs (exit status 1).
 
 The rules, written independently of gpuhist's code: words are
@@ -42,10 +44,11 @@ def units(view, data):
 
 def main():
     view, plain, result = sys.argv[1:4]
+    which = sys.argv[4] if len(sys.argv) > 4 else "first"
     data = open(plain, "rb").read()
     want = Counter(units(view, data))
     doc = json.load(open(result, encoding="utf-8", errors="surrogateescape"))
-    entry = doc["inputs"][0]
+    entry = doc["total"] if which == "total" else doc["inputs"][0]
     got = Counter()
     for row in entry["counts"]:
         got[row["token"].encode("utf-8", "surrogateescape")] += row["count"]

@@ -19,7 +19,7 @@ enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
-	OPT_LINES, OPT_FIELD,
+	OPT_LINES, OPT_FIELD, OPT_MEMORY,
 };
 
 static const struct option long_options[] = {
@@ -33,6 +33,8 @@ static const struct option long_options[] = {
 	{ "lines",       no_argument,       NULL, OPT_LINES },
 	{ "field",       required_argument, NULL, OPT_FIELD },
 	{ "separator",   required_argument, NULL, 'F' },
+	{ "memory",      required_argument, NULL, OPT_MEMORY },
+	{ "temporary-directory", required_argument, NULL, 'T' },
 	{ "format",      required_argument, NULL, 'f' },
 	{ "raw",         no_argument,       NULL, OPT_RAW },
 	{ "merge",       no_argument,       NULL, OPT_MERGE },
@@ -84,6 +86,11 @@ void gh_options_help(void)
 "                         non-blanks, as awk's $N, or with -F what lies\n"
 "                         between separators; \"\" where a line has fewer\n"
 "  -F, --separator=C      --field's separator, one byte (\\t: tab)\n"
+"      --memory=SIZE      tokens held in memory before the rest is spilled\n"
+"                         to disk (default: a quarter of physical memory;\n"
+"                         N% of it; at least 1M)\n"
+"  -T, --temporary-directory=DIR  where tokens spill (default: $TMPDIR,\n"
+"                         else /tmp)\n"
 "  -s, --stats            also ent's figures of the bytes: entropy, chi-square,\n"
 "                         mean, Monte Carlo pi, serial correlation (tsv and\n"
 "                         csv: ent -t's fields instead of the bins)\n"
@@ -192,6 +199,47 @@ static int parse_devices(const char *arg, struct gpuhist_options *opts)
 	return 0;
 }
 
+/* The fewest bytes --memory may give the tokens. */
+#define GH_MEMORY_MIN (1024 * 1024)
+
+static uint64_t physical_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size
+				     : (uint64_t)4 << 30;
+}
+
+/* --memory's default, as sort's buffer: a quarter of physical memory. */
+static uint64_t default_memory(void)
+{
+	uint64_t m = physical_memory() / 4;
+
+	return m < GH_MEMORY_MIN ? GH_MEMORY_MIN : m;
+}
+
+static uint64_t parse_size(const char *arg);
+
+/* --memory: a size (parse_size), or N% of physical memory (1..100); 0
+ * when malformed. */
+static uint64_t parse_memory(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len > 1 && arg[len - 1] == '%') {
+		char digits[16];
+		long n;
+
+		if (len - 1 >= sizeof(digits))
+			return 0;
+		memcpy(digits, arg, len - 1);
+		digits[len - 1] = '\0';
+		n = parse_int(digits, 1, 100);
+		return n < 0 ? 0 : physical_memory() / 100 * (uint64_t)n;
+	}
+	return parse_size(arg);
+}
+
 /* "4096", "64k", "16M", "1G", as coreutils reads them: k, M or G (either
  * case) alone or with iB are powers of 1024 (16M = 16MiB = 16777216), with
  * B powers of 1000 (16MB = 16000000); 0 when malformed. */
@@ -259,7 +307,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 {
 	static char *stdin_operand[] = { "-", NULL };
 	struct gpuhist_options *lib = &opts->lib;
-	const char *first_view = NULL, *tokens_opt = NULL;
+	const char *first_view = NULL, *tokens_opt = NULL, *memory_opt = NULL;
 	int view_opt_seen = 0, want_version = 0;
 	bool sort_set = false;
 	long n;
@@ -274,7 +322,7 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	 * "gpuhist: ..." like all the others, however it was invoked. */
 	argv[0] = GH_PROGNAME;
 
-	while ((c = getopt_long(argc, argv, "w:ibcmstF:f:vhV", long_options,
+	while ((c = getopt_long(argc, argv, "w:ibcmstF:T:f:vhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -454,6 +502,23 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				return usage_error();
 			}
 			break;
+		case OPT_MEMORY:
+			lib->memory = parse_memory(optarg);
+			if (lib->memory < GH_MEMORY_MIN) {
+				say("invalid size '%s' for --memory (expected 1M or more, or a percentage of physical memory)",
+				    optarg);
+				return usage_error();
+			}
+			memory_opt = "--memory";
+			break;
+		case 'T':
+			if (!*optarg) {
+				say("invalid directory '' for -T");
+				return usage_error();
+			}
+			lib->temporary_directory = optarg;
+			memory_opt = "-T";
+			break;
 		case OPT_CHUNK_SIZE:
 			lib->chunk_bytes = parse_size(optarg);
 			if (lib->chunk_bytes < 1 || lib->chunk_bytes > GPUHIST_CHUNK_MAX) {
@@ -522,6 +587,12 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			opts->sort = GH_SORT_COUNT;
 		if (!opts->top && opts->format == GH_FMT_TABLE)
 			opts->top = 20;
+		if (!lib->memory)
+			lib->memory = default_memory();
+	} else if (memory_opt) {
+		say("option %s applies to the tokens views only (-t, --lines, --field)",
+		    memory_opt);
+		return usage_error();
 	}
 	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD) {
 		say("option -F applies to --field only");

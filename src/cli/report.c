@@ -377,7 +377,7 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	}
 	rep->n_inputs++;
 	if (rep->tokens && gh_report_tokens_keep(rep, tokens)) {
-		gh_msg("out of memory for the total's tokens");
+		rep->failed = true;     /* said */
 		return -1;
 	}
 	/* json keeps every entry: --merge checks the total against them. */
@@ -397,7 +397,9 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		if (rep->format == GH_FMT_JSON)
 			line_end(rep, NULL);
 		if (failed) {
-			gh_msg("out of memory for the rows of %s", name);
+			if (!rep->tokens)       /* report_tokens.c says why */
+				gh_msg("out of memory for the rows of %s", name);
+			rep->failed = true;
 			return -1;
 		}
 		rep->n_printed++;
@@ -515,7 +517,7 @@ void gh_report_end(struct gh_report *rep)
 			line_begin(rep);
 		if (gh_report_tokens_total(rep, sum256(rep->total),
 					   total || rep->format == GH_FMT_JSON))
-			gh_msg("out of memory for the rows of the total");
+			rep->failed = true;     /* said */
 		if (rep->format == GH_FMT_JSON) {
 			line_end(rep, "\"total\": true, ");
 			json_close(rep);

@@ -8,23 +8,8 @@
 
 #include "gpuhist.h"
 #include "options.h"
+#include "token_runs.h"
 #include "view.h"
-
-/* The inputs' tokens, kept for the total (report_tokens.c): their bytes
- * in one arena, each at an offset. */
-struct gh_kept_token {
-	size_t at, len;
-	uint64_t count;
-};
-
-struct gh_tokens_kept {
-	struct gh_kept_token *token;
-	size_t n, cap;
-	unsigned char *arena;
-	size_t arena_len, arena_cap;
-	uint64_t total;
-	int inputs;                     /* inputs kept */
-};
 
 struct gh_report {
 	FILE *out;
@@ -45,9 +30,12 @@ struct gh_report {
 	bool stats;                 /* --stats: ent's figures (stats.c) */
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
 	bool tokens;                /* -t, --lines, --field: token rows */
-	struct gh_tokens_kept kept; /* ... and the inputs' for the total */
+	gpuhist_token_sum *sum;     /* ... and the inputs' added for the
+				     * total */
+	struct gh_token_runs *runs; /* a block's rows sorted on disk */
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */
+	bool failed;                /* a block could not be printed (said) */
 	bool ndjson;                /* json's entries, a line each */
 	FILE *line_out;             /* ndjson: the real output while an entry
 				     * is written to line (a memory stream) */

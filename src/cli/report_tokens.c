@@ -12,8 +12,11 @@
  * The library gives each input's tokens in no order: they are shown most
  * frequent first (equal counts in byte order), or with --sort=bin in byte
  * order; --top=N keeps the N commonest (found without sorting the rest)
- * and sums the rest in a row (other).  The total merges every input's tokens (kept
- * here as they are reported): sorted by their bytes, equal ones added.
+ * and sums the rest in a row (other).  Tokens that outgrew --memory come
+ * in parts: --top's commonest are kept across them, and every row is
+ * shown by sorting each part into a run on disk and merging the runs
+ * (token_runs.c).  The total adds every input's tokens into a
+ * gpuhist_token_sum, which spills as an input's counts do.
  */
 #include "config.h"
 
@@ -22,7 +25,9 @@
 #include <string.h>
 
 #include "fields.h"
+#include "msg.h"
 #include "report_tokens.h"
+#include "token_runs.h"
 
 /* Longest label column of a table; longer tokens overflow it. */
 #define LABEL_MAX 40
@@ -232,78 +237,294 @@ static void select_first(struct sort_key *k, size_t len, size_t n)
 	}
 }
 
-/* The rows shown (a copy the caller frees), with --top's remainder in
- * *other; NULL when out of memory. */
-static struct gpuhist_token *arrange(const struct gh_report *rep,
-				     const struct gpuhist_tokens *tk,
-				     size_t *n, uint64_t *other,
-				     int *has_other)
+/* The order rows are merged in when they did not fit in memory. */
+static int by_count(const struct gpuhist_token *a, const struct gpuhist_token *b)
 {
-	struct sort_key *keys = malloc((tk->distinct ? tk->distinct : 1) *
-				       sizeof(*keys));
-	struct gpuhist_token *rows;
-	uint64_t shown = 0;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return by_bytes(a, b);
+}
 
-	*n = tk->distinct;
-	*has_other = rep->top && (size_t)rep->top < *n;
-	if (*has_other)
-		*n = (size_t)rep->top;
-	rows = malloc((*n ? *n : 1) * sizeof(*rows));
-	if (!keys || !rows) {
-		free(keys);
-		free(rows);
-		return NULL;
+static int by_bytes_order(const struct gpuhist_token *a,
+			  const struct gpuhist_token *b)
+{
+	return by_bytes(a, b);
+}
+
+/* The rows of a block: an array in memory, or runs merged from disk. */
+struct rows {
+	const struct gpuhist_token *array;
+	size_t n, i;
+	struct gh_token_runs *runs;
+};
+
+static int rows_start(struct rows *r)
+{
+	r->i = 0;
+	return r->runs ? gh_token_runs_start(r->runs) : 0;
+}
+
+/* 1 with the next row in *t, 0 after the last, -1 (said). */
+static int rows_next(struct rows *r, struct gpuhist_token *t)
+{
+	int got;
+
+	if (!r->runs) {
+		if (r->i == r->n)
+			return 0;
+		*t = r->array[r->i++];
+		return 1;
 	}
-	for (size_t i = 0; i < tk->distinct; i++)
-		key_of(&tk->token[i], &keys[i]);
-	if (*has_other)
-		select_first(keys, tk->distinct, *n);
-	qsort(keys, *n, sizeof(*keys), by_key);
-	for (size_t i = 0; i < *n; i++) {
-		rows[i] = *keys[i].t;
-		shown += rows[i].count;
+	got = gh_token_runs_next(r->runs, t);
+	if (got < 0)
+		gh_msg("%s", gh_token_runs_error(r->runs));
+	return got;
+}
+
+/* Puts the n most frequent of a part's tokens, or of all, first (in no
+ * order) and sorts them as shown; keys: a copy the caller frees, NULL when
+ * out of memory. */
+static struct sort_key *keys_of(const struct gpuhist_token *t, size_t len)
+{
+	struct sort_key *keys = malloc((len ? len : 1) * sizeof(*keys));
+
+	if (keys)
+		for (size_t i = 0; i < len; i++)
+			key_of(&t[i], &keys[i]);
+	return keys;
+}
+
+/* The --top commonest, kept across parts (their bytes copied). */
+struct best {
+	size_t top;
+	struct gpuhist_token *t;
+	size_t n;
+};
+
+static void free_best(struct best *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free((void *)b->t[i].bytes);
+	free(b->t);
+	b->t = NULL;
+	b->n = 0;
+}
+
+/* Keeps the commonest of b's and those of a part. */
+static int keep_best(void *ctx, const struct gpuhist_tokens *part)
+{
+	struct best *b = ctx;
+	size_t n = part->distinct < b->top ? part->distinct : b->top;
+	struct sort_key *keys = keys_of(part->token, part->distinct);
+	struct gpuhist_token *t = realloc(b->t, (b->n + n + 1) * sizeof(*t));
+
+	if (!keys || !t) {
+		free(keys);
+		if (t)
+			b->t = t;
+		return -1;
+	}
+	b->t = t;
+	select_first(keys, part->distinct, n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *copy = malloc(keys[i].t->len ? keys[i].t->len : 1);
+
+		if (!copy) {
+			free(keys);
+			return -1;
+		}
+		memcpy(copy, keys[i].t->bytes, keys[i].t->len);
+		b->t[b->n++] = (struct gpuhist_token){ copy, keys[i].t->len,
+						       keys[i].t->count };
 	}
 	free(keys);
+	if (b->n <= b->top)
+		return 0;
+	/* Down to top again: the rest let go. */
+	keys = keys_of(b->t, b->n);
+	t = malloc(b->top * sizeof(*t));
+	if (!keys || !t) {
+		free(keys);
+		free(t);
+		return -1;
+	}
+	select_first(keys, b->n, b->top);
+	for (size_t i = 0; i < b->n; i++)
+		if (i >= b->top)
+			free((void *)keys[i].t->bytes);
+	for (size_t i = 0; i < b->top; i++)
+		t[i] = *keys[i].t;
+	free(keys);
+	free(b->t);
+	b->t = t;
+	b->n = b->top;
+	return 0;
+}
+
+/* Sorts a part as its rows are shown and writes it as a run. */
+static int sort_part(void *ctx, const struct gpuhist_tokens *part)
+{
+	struct gh_report *rep = ctx;
+	struct sort_key *keys = keys_of(part->token, part->distinct);
+	struct gpuhist_token *t = malloc((part->distinct ? part->distinct : 1) *
+					 sizeof(*t));
+	int ret = -1;
+
+	if (keys && t) {
+		qsort(keys, part->distinct, sizeof(*keys), by_key);
+		for (size_t i = 0; i < part->distinct; i++)
+			t[i] = *keys[i].t;
+		if (rep->sort == GH_SORT_BIN)
+			qsort(t, part->distinct, sizeof(*t), by_bytes);
+		ret = gh_token_runs_add(rep->runs, t, part->distinct);
+		if (ret)
+			gh_msg("%s", gh_token_runs_error(rep->runs));
+	} else {
+		gh_msg("out of memory for the rows of the tokens");
+	}
+	free(keys);
+	free(t);
+	return ret;
+}
+
+/* The rows shown (*owned: an array the caller frees, with its bytes when
+ * *copied), with --top's remainder in *other; -1 when out of memory or
+ * the tokens could not be read back or sorted (said). */
+static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
+		   struct rows *rows, struct best *owned, uint64_t *other,
+		   int *has_other)
+{
+	uint64_t shown = 0;
+	size_t n;
+
+	*rows = (struct rows){ 0 };
+	*owned = (struct best){ .top = (size_t)rep->top };
+	*has_other = rep->top && (size_t)rep->top < tk->distinct;
+	*other = 0;
+	if (!tk->token && !rep->top) {
+		/* Every row, more than memory holds: sorted on disk. */
+		gh_token_runs_free(rep->runs);
+		rep->runs = gh_token_runs_new(rep->opts->lib.temporary_directory,
+					      rep->sort == GH_SORT_BIN
+					      ? by_bytes_order : by_count);
+		if (!rep->runs) {
+			gh_msg("out of memory for the rows of the tokens");
+			return -1;
+		}
+		int ret = gpuhist_tokens_each(tk, sort_part, rep);
+
+		if (ret > 0)
+			gh_msg("%s", gpuhist_tokens_message(tk));
+		if (ret)
+			return -1;
+		rows->runs = rep->runs;
+		return 0;
+	}
+	if (!tk->token) {
+		/* The --top commonest of each part, then of those. */
+		int ret = gpuhist_tokens_each(tk, keep_best, owned);
+
+		if (ret > 0)
+			gh_msg("%s", gpuhist_tokens_message(tk));
+		else if (ret)
+			gh_msg("out of memory for the rows of the tokens");
+		if (ret) {
+			free_best(owned);
+			return -1;
+		}
+		n = owned->n;
+	} else {
+		struct sort_key *keys = keys_of(tk->token, tk->distinct);
+
+		n = *has_other ? (size_t)rep->top : tk->distinct;
+		owned->t = malloc((n ? n : 1) * sizeof(*owned->t));
+		if (!keys || !owned->t) {
+			free(keys);
+			free(owned->t);
+			owned->t = NULL;
+			gh_msg("out of memory for the rows of the tokens");
+			return -1;
+		}
+		if (*has_other)
+			select_first(keys, tk->distinct, n);
+		for (size_t i = 0; i < n; i++)
+			owned->t[i] = *keys[i].t;
+		free(keys);
+		owned->top = 0;         /* the bytes are the result's */
+	}
+	/* Only what is shown is sorted. */
+	struct sort_key *keys = keys_of(owned->t, n);
+
+	if (!keys) {
+		gh_msg("out of memory for the rows of the tokens");
+		return -1;
+	}
+	qsort(keys, n, sizeof(*keys), by_key);
+	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+
+	if (!sorted) {
+		free(keys);
+		gh_msg("out of memory for the rows of the tokens");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sorted[i] = *keys[i].t;
+		shown += sorted[i].count;
+	}
+	free(keys);
+	free(owned->t);
+	owned->t = sorted;
+	owned->n = n;
 	*other = tk->total - shown;
 	if (rep->sort == GH_SORT_BIN)
-		qsort(rows, *n, sizeof(*rows), by_bytes);
-	return rows;
+		qsort(sorted, n, sizeof(*sorted), by_bytes);
+	rows->array = sorted;
+	rows->n = n;
+	return 0;
 }
 
 static int print_table(struct gh_report *rep, const char *name,
 		       uint64_t bytes_read, const struct gpuhist_tokens *tk,
-		       const struct gpuhist_token *rows, size_t n,
-		       uint64_t other, int has_other, int with_header)
+		       struct rows *rows, uint64_t other, int has_other,
+		       int with_header)
 {
-	int label_width = 5, count_width = 5;
+	int label_width = 5, count_width = 5, cols, got;
 	uint64_t max = 0;
-	char **labels = calloc(n ? n : 1, sizeof(*labels));
-	int *cols = calloc(n ? n : 1, sizeof(*cols));
-	int ret = -1;
+	struct gpuhist_token t;
+	char *label;
 
-	if (!labels || !cols)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		labels[i] = escaped(rows[i].bytes, rows[i].len, &cols[i]);
-		if (!labels[i])
-			goto out;
+	/* Two passes: the widths, then the rows. */
+	if (rows_start(rows))
+		return -1;
+	while ((got = rows_next(rows, &t)) == 1) {
+		label = escaped(t.bytes, t.len, &cols);
+		if (!label)
+			return -1;
+		free(label);
 		gh_table_fit(&label_width, &count_width,
-			     cols[i] < LABEL_MAX ? cols[i] : LABEL_MAX,
-			     rows[i].count);
-		if (rows[i].count > max)
-			max = rows[i].count;
+			     cols < LABEL_MAX ? cols : LABEL_MAX, t.count);
+		if (t.count > max)
+			max = t.count;
 	}
+	if (got < 0 || rows_start(rows))
+		return -1;
 	if (has_other)
 		gh_table_fit(&label_width, &count_width,
 			     (int)strlen(GH_OTHER), other);
 	gh_put_table_head_of(rep->out, rep->n_printed > 0,
 			     with_header ? name : NULL, "token", label_width,
 			     count_width);
-	for (size_t i = 0; i < n; i++)
-		gh_put_table_row(rep->out, labels[i],
-				 cols[i] < label_width ? label_width - cols[i]
-						       : 0,
-				 count_width, rows[i].count, tk->total, max);
+	while ((got = rows_next(rows, &t)) == 1) {
+		label = escaped(t.bytes, t.len, &cols);
+		if (!label)
+			return -1;
+		gh_put_table_row(rep->out, label,
+				 cols < label_width ? label_width - cols : 0,
+				 count_width, t.count, tk->total, max);
+		free(label);
+	}
+	if (got < 0)
+		return -1;
 	if (has_other)
 		gh_put_table_row(rep->out, GH_OTHER,
 				 label_width - (int)strlen(GH_OTHER),
@@ -311,23 +532,18 @@ static int print_table(struct gh_report *rep, const char *name,
 	fprintf(rep->out, "bytes read       %" PRIu64 "\n", bytes_read);
 	fprintf(rep->out, "tokens counted   %" PRIu64 "\n", tk->total);
 	fprintf(rep->out, "distinct tokens  %zu\n", tk->distinct);
-	ret = 0;
-out:
-	for (size_t i = 0; labels && i < n; i++)
-		free(labels[i]);
-	free(labels);
-	free(cols);
-	return ret;
+	return 0;
 }
 
 static int print_rows(struct gh_report *rep, const char *name,
-		      const struct gpuhist_token *rows, size_t n,
-		      uint64_t other, int has_other)
+		      struct rows *rows, uint64_t other, int has_other)
 {
 	bool csv = rep->format == GH_FMT_CSV;
 	char *field = NULL, *label = NULL;
 	size_t field_len = 0;
 	FILE *f = open_memstream(&field, &field_len);
+	struct gpuhist_token t;
+	int got = 0, cols;
 
 	/* The input's name, as its format writes it, once. */
 	if (!f)
@@ -336,17 +552,18 @@ static int print_rows(struct gh_report *rep, const char *name,
 		gh_put_csv(f, name);
 	else
 		gh_put_tsv(f, name);
-	if (fclose(f))
+	if (fclose(f) || rows_start(rows)) {
+		free(field);
 		return -1;
-	for (size_t i = 0; i < n + (size_t)has_other; i++) {
-		int cols;
-
-		free(label);
-		label = i < n ? escaped(rows[i].bytes, rows[i].len, &cols)
-			      : strdup(GH_OTHER);
+	}
+	while (got >= 0) {
+		got = rows_next(rows, &t);
+		if (got < 0 || (!got && !has_other))
+			break;
+		label = got ? escaped(t.bytes, t.len, &cols) : strdup(GH_OTHER);
 		if (!label) {
-			free(field);
-			return -1;
+			got = -1;
+			break;
 		}
 		fwrite(field, 1, field_len, rep->out);
 		if (csv) {
@@ -358,34 +575,42 @@ static int print_rows(struct gh_report *rep, const char *name,
 			fputs(label, rep->out);
 		}
 		fprintf(rep->out, "%c%" PRIu64 "\n", csv ? ',' : '\t',
-			i < n ? rows[i].count : other);
+			got ? t.count : other);
+		free(label);
+		if (!got)
+			break;
 	}
-	free(label);
 	free(field);
-	return 0;
+	return got < 0 ? -1 : 0;
 }
 
-static void print_json(struct gh_report *rep, const char *name,
-		       uint64_t bytes_read, const struct gpuhist_tokens *tk,
-		       const struct gpuhist_token *rows, size_t n,
-		       uint64_t other, int has_other)
+static int print_json(struct gh_report *rep, const char *name,
+		      uint64_t bytes_read, const struct gpuhist_tokens *tk,
+		      struct rows *rows, uint64_t other, int has_other)
 {
 	FILE *out = rep->out;
+	struct gpuhist_token t;
+	int got;
+	bool first = true;
 
+	if (rows_start(rows))
+		return -1;
 	fputs("{\"name\": ", out);
 	gh_put_json_string(out, name);
 	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"tokens\": %" PRIu64
 		", \"distinct\": %zu,\n   \"counts\": [", bytes_read, tk->total,
 		tk->distinct);
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ", {\"token\": " : "{\"token\": ", out);
-		put_json_token(out, rows[i].bytes, rows[i].len);
-		fprintf(out, ", \"count\": %" PRIu64 "}", rows[i].count);
+	while ((got = rows_next(rows, &t)) == 1) {
+		fputs(first ? "{\"token\": " : ", {\"token\": ", out);
+		first = false;
+		put_json_token(out, t.bytes, t.len);
+		fprintf(out, ", \"count\": %" PRIu64 "}", t.count);
 	}
 	fputs("]", out);
 	if (has_other)
 		fprintf(out, ", \"other\": %" PRIu64, other);
 	fputs("}", out);
+	return got < 0 ? -1 : 0;
 }
 
 int gh_report_tokens(struct gh_report *rep, const char *name,
@@ -394,26 +619,31 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 {
 	uint64_t other;
 	int has_other, ret = 0;
-	size_t n;
-	struct gpuhist_token *rows = arrange(rep, tk, &n, &other, &has_other);
+	struct rows rows;
+	struct best owned;
 
-	if (!rows)
+	if (arrange(rep, tk, &rows, &owned, &other, &has_other))
 		return -1;
 	switch (rep->format) {
 	case GH_FMT_TABLE:
-		ret = print_table(rep, name, bytes_read, tk, rows, n, other,
+		ret = print_table(rep, name, bytes_read, tk, &rows, other,
 				  has_other, with_header);
 		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
-		ret = print_rows(rep, name, rows, n, other, has_other);
+		ret = print_rows(rep, name, &rows, other, has_other);
 		break;
 	case GH_FMT_JSON:
-		print_json(rep, name, bytes_read, tk, rows, n, other,
-			   has_other);
+		ret = print_json(rep, name, bytes_read, tk, &rows, other,
+				 has_other);
 		break;
 	}
-	free(rows);
+	if (owned.top)
+		free_best(&owned);      /* the bytes were copied */
+	else
+		free(owned.t);
+	gh_token_runs_free(rep->runs);
+	rep->runs = NULL;
 	return ret;
 }
 
@@ -429,87 +659,50 @@ static bool total_wanted(const struct gh_report *rep)
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk)
 {
-	struct gh_tokens_kept *k = &rep->kept;
-	size_t bytes = 0;
-
 	if (!total_wanted(rep))
 		return 0;
-	for (size_t i = 0; i < tk->distinct; i++)
-		bytes += tk->token[i].len;
-	if (k->n + tk->distinct > k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 1024;
-
-		while (cap < k->n + tk->distinct)
-			cap *= 2;
-		struct gh_kept_token *t = realloc(k->token, cap * sizeof(*t));
-
-		if (!t)
-			return -1;
-		k->token = t;
-		k->cap = cap;
+	if (!rep->sum)
+		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
+						 rep->opts->lib.temporary_directory);
+	if (!rep->sum) {
+		gh_msg("out of memory for the total's tokens");
+		return -1;
 	}
-	if (k->arena_len + bytes > k->arena_cap) {
-		size_t cap = k->arena_cap ? 2 * k->arena_cap : 65536;
-
-		while (cap < k->arena_len + bytes)
-			cap *= 2;
-		unsigned char *a = realloc(k->arena, cap);
-
-		if (!a)
-			return -1;
-		k->arena = a;
-		k->arena_cap = cap;
+	if (gpuhist_token_sum_add_tokens(rep->sum, tk)) {
+		gh_msg("the total's tokens: %s",
+		       gpuhist_token_sum_message(rep->sum));
+		return -1;
 	}
-	for (size_t i = 0; i < tk->distinct; i++) {
-		const struct gpuhist_token *t = &tk->token[i];
-
-		if (t->len)
-			memcpy(k->arena + k->arena_len, t->bytes, t->len);
-		k->token[k->n++] = (struct gh_kept_token){ k->arena_len, t->len,
-							   t->count };
-		k->arena_len += t->len;
-	}
-	k->total += tk->total;
-	k->inputs++;
 	return 0;
 }
 
 int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
 			   bool print_it)
 {
-	struct gh_tokens_kept *k = &rep->kept;
-	struct gpuhist_token *all = malloc((k->n ? k->n : 1) * sizeof(*all));
-	size_t n = 0;
-	int ret = -1;
+	const struct gpuhist_tokens *total;
+	int ret = 0;
 
-	if (!all)
-		goto out;
-	for (size_t i = 0; i < k->n; i++)
-		all[i] = (struct gpuhist_token){ k->arena + k->token[i].at,
-						 k->token[i].len,
-						 k->token[i].count };
-	n = k->n;
-	/* Several inputs' tokens are added up (one input's are as they are);
-	 * gh_report_tokens() sorts. */
-	if (k->inputs > 1) {
-		qsort(all, k->n, sizeof(*all), by_bytes);
-		n = 0;
-		for (size_t i = 0; i < k->n; i++) {
-			if (n && !by_bytes(&all[n - 1], &all[i]))
-				all[n - 1].count += all[i].count;
-			else
-				all[n++] = all[i];
-		}
+	if (!print_it) {
+		gpuhist_token_sum_free(rep->sum);
+		rep->sum = NULL;
+		return 0;
 	}
-	struct gpuhist_tokens total = { .distinct = n, .total = k->total,
-					.token = all };
-
-	ret = print_it ? gh_report_tokens(rep, "total", bytes_read, &total, 1)
-		       : 0;
-out:
-	free(all);
-	free(k->token);
-	free(k->arena);
-	*k = (struct gh_tokens_kept){ 0 };
+	if (!rep->sum)
+		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
+						 rep->opts->lib.temporary_directory);
+	if (!rep->sum) {
+		gh_msg("out of memory for the total's tokens");
+		return -1;
+	}
+	total = gpuhist_token_sum_end(rep->sum);
+	if (!total) {
+		gh_msg("the total's tokens: %s",
+		       gpuhist_token_sum_message(rep->sum));
+		ret = -1;
+	} else {
+		ret = gh_report_tokens(rep, "total", bytes_read, total, 1);
+	}
+	gpuhist_token_sum_free(rep->sum);
+	rep->sum = NULL;
 	return ret;
 }

@@ -337,6 +337,8 @@ int gh_run(struct gh_options *opts)
 		status = EXIT_FAILURE;
 	gh_progress_clear(&run.progress);
 	gh_report_end(&run.report);
+	if (run.report.failed)
+		status = EXIT_FAILURE;
 
 	int leave_now = gh_run_close(&run, "", false);
 

@@ -1,0 +1,129 @@
+#!/bin/bash
+# t1019-tokens-spill.t - the tokens views past --memory: inputs of
+# hundreds of thousands of distinct tokens counted in 1 MiB spill to the
+# temporary directory and must give, in every format and with --top,
+# byte for byte what they give in memory, and Python's counts
+# (t/tokenoracle.py); several inputs' total spills too; the spill files
+# leave nothing behind; a spill that fails (no such directory, a file
+# size limit, as a full disk) names the directory, fails that input
+# (exit 1, no rows of it) and spares the others; usage errors
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_cmd python3
+
+cd "$TMP" || exit 1
+
+plan 35
+
+# Distinct lines of a few fields, some repeated; and its words differ too.
+python3 - <<'PY'
+import random
+r = random.Random(1019)
+with open("distinct", "w") as f:
+    for i in range(250000):
+        f.write("%010x-%d %s GET /p/%d %d\n" % (r.getrandbits(40), i,
+                r.choice("ab"), r.randrange(100000), r.randrange(600)))
+    for i in range(3000):
+        f.write("same line %d\n" % (i % 7))
+with open("other", "w") as f:
+    for i in range(150000):
+        f.write("x%08x %d\n" % (r.getrandbits(32), i % 1000))
+PY
+mkdir spill
+
+# same VIEW_ARGS... : every format, spilled and not, byte for byte.
+for view in "--lines" "--field=1" "-t" "--field=4"; do
+	for fmt in table tsv json; do
+		"$GPUHIST" $view -f $fmt distinct >mem.out 2>mem.err
+		a=$?
+		"$GPUHIST" $view -f $fmt --memory=1M -T spill distinct \
+			>disk.out 2>disk.err
+		b=$?
+		if [ $a = 0 ] && [ $b = 0 ] && cmp -s mem.out disk.out &&
+		   [ ! -s disk.err ]; then
+			ok 0 "$view -f $fmt: spilled equals in memory"
+		else
+			ok 1 "$view -f $fmt: spilled equals in memory"
+			diag "exit $a/$b $(head -c 300 disk.err)"
+		fi
+	done
+done
+
+check_oracle() {
+	desc=$1 view=$2 plain=$3 which=$4
+	shift 4
+	"$GPUHIST" -f json "$@" >got.json 2>err
+	status=$?
+	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json \
+		  "$which" 2>&1)
+	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
+	is "$desc" "$verdict" same
+}
+check_oracle "lines in 1M, against Python" lines distinct first \
+	--lines --memory=1M -T spill distinct
+check_oracle "field 1 in 1M, chunks of 4 KiB on 3 threads" field:1 distinct \
+	first --field=1 --memory=1M -T spill --chunk-size=4k --threads=3 \
+	distinct
+check_oracle "words in 1M from a pipe" words distinct first \
+	-t --memory=1M -T spill - <distinct
+cat distinct other >both
+check_oracle "two inputs' total of lines in 1M" lines both total \
+	--lines --memory=1M -T spill distinct other
+check_oracle "two inputs' total of words in 1M" words both total \
+	-t --memory=1M -T spill distinct other
+
+# --top across the parts: the same commonest as in memory.
+for top in 1 5 1000; do
+	"$GPUHIST" --field=5 -f tsv --top=$top distinct other >mem.out
+	"$GPUHIST" --field=5 -f tsv --top=$top --memory=1M -T spill \
+		distinct other >disk.out
+	check "--top=$top of field 5, spilled, equals in memory" \
+		cmp -s mem.out disk.out
+done
+"$GPUHIST" --lines --sort=bin -f csv distinct other >mem.out
+"$GPUHIST" --lines --sort=bin -f csv --memory=1M -T spill distinct other \
+	>disk.out
+check "--sort=bin -f csv, two inputs and their total, spilled" \
+	cmp -s mem.out disk.out
+check "... in byte order" \
+	sh -c 'grep "^distinct," disk.out | cut -d, -f2 | LC_ALL=C sort -c'
+
+# Nothing left behind, however it ended.
+is "the temporary directory is empty after the runs" "$(ls -A spill)" ""
+TMPDIR=$TMP/spill "$GPUHIST" --lines --memory=1M distinct >disk.out
+check "\$TMPDIR is where it spills without -T" cmp -s disk.out <(
+	"$GPUHIST" --lines distinct)
+
+# A spill that fails: the input fails, the others are counted.
+printf 'a\nb\na\n' >small
+"$GPUHIST" --lines --memory=1M -T "$TMP/no such dir" -f tsv distinct \
+	small 2>err >out
+status=$?
+is "no such directory: exit 1" "$status" 1
+like "... the message names the input and the directory" "$(cat err)" \
+	"gpuhist: distinct: cannot spill tokens to $TMP/no such dir: No such file or directory"
+is "... no rows of the input, the other's rows and the total" \
+	"$(cut -f1 out | sort | uniq -c | tr -s ' ')" \
+	"$(printf ' 1 input\n 2 small\n 2 total')"
+(ulimit -f 4096; trap '' XFSZ
+ "$GPUHIST" --lines --memory=1M -T spill -f json distinct small \
+	>out 2>err; echo $? >status)
+is "a file size limit (as a full disk): exit 1" "$(cat status)" 1
+like "... the message names the directory" "$(cat err)" \
+	"gpuhist: distinct: cannot spill tokens to spill: File too large"
+check "... json has the error, and small's counts" python3 -c '
+import json, sys
+d = json.load(open("out"))
+e, s = d["inputs"]
+assert "error" in e and "counts" not in e, e
+assert s["distinct"] == 2 and d["total"]["tokens"] == 3, d
+'
+
+# Usage.
+"$GPUHIST" --lines --memory=1k small 2>err
+is "--memory below 1M: exit 2" "$?" 2
+like "... says why" "$(cat err)" "invalid size '1k' for --memory"
+"$GPUHIST" -b --memory=1G small 2>err
+is "--memory without a tokens view: exit 2" "$?" 2
+"$GPUHIST" -t -T "" small 2>err
+is "-T '': exit 2" "$?" 2
+check "--memory=50% is a size" "$GPUHIST" --lines --memory=50% small
