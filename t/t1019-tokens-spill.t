@@ -12,7 +12,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 35
+plan 36
 
 # Distinct lines of a few fields, some repeated; and its words differ too.
 python3 - <<'PY'
@@ -86,6 +86,19 @@ check "--sort=bin -f csv, two inputs and their total, spilled" \
 	cmp -s mem.out disk.out
 check "... in byte order" \
 	sh -c 'grep "^distinct," disk.out | cut -d, -f2 | LC_ALL=C sort -c'
+
+# The GPU backend (which counts the bytes) spills the same.
+if have_gpu; then
+	gzip -1 -n -c distinct >distinct.gz
+	"$GPUHIST" --field=1 -f tsv --backend=cpu distinct.gz >cpu.tsv
+	"$GPUHIST" --field=1 -f tsv --backend=gpu --memory=1M -T spill \
+		distinct.gz >gpu.tsv
+	same_file "--backend=gpu, spilled: the same as --backend=cpu in memory" \
+		gpu.tsv cpu.tsv
+else
+	skip "--backend=gpu, spilled: the same as --backend=cpu in memory" \
+		"no CUDA device"
+fi
 
 # Nothing left behind, however it ended.
 is "the temporary directory is empty after the runs" "$(ls -A spill)" ""

@@ -241,6 +241,7 @@ static int add_up(struct gh_counts *c, const struct gh_segments *from,
 	gh_spill_reader_end(&r);
 	if (!ret && got < 0)
 		ret = -1;
+	gh_spill_release(c->spill, from);       /* read for the last time */
 	if (!ret)
 		ret = split ? split_table(c, &t, sub, level) : keep_part(c, &t);
 	gh_token_table_free(&t);

@@ -1,5 +1,6 @@
 /* spill.c - token counts past the memory limit, in one temporary file
  * (spill.h) */
+#define _GNU_SOURCE             /* fallocate's holes */
 #include "config.h"
 
 #include <errno.h>
@@ -133,6 +134,18 @@ static int append(struct gh_spill *s, struct gh_segments *to,
 		done += (uint64_t)w;
 	}
 	return 0;
+}
+
+void gh_spill_release(struct gh_spill *s, const struct gh_segments *segs)
+{
+#ifdef FALLOC_FL_PUNCH_HOLE
+	for (uint64_t i = 0; s->fd >= 0 && i < segs->n; i++)
+		(void)fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				(off_t)segs->seg[i].at, (off_t)segs->seg[i].len);
+#else
+	(void)s;
+	(void)segs;
+#endif
 }
 
 void gh_segments_free(struct gh_segments *segs)

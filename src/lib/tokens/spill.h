@@ -30,6 +30,11 @@ const char *gh_spill_error(const struct gh_spill *s);
 
 void gh_segments_free(struct gh_segments *segs);
 
+/* Gives a partition's disk space back, once it is read for the last time
+ * (where the file system can punch holes; else the space stays until the
+ * file is closed). */
+void gh_spill_release(struct gh_spill *s, const struct gh_segments *segs);
+
 /* Records written to a partition, in a buffer of the writer's. */
 struct gh_spill_writer {
 	struct gh_spill *spill;
