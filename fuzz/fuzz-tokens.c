@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gpuhist.h"
+#include "counts.h"
 #include "tokens.h"
 
 struct tok {
@@ -154,6 +155,24 @@ struct chunk {
 	size_t at, len;
 };
 
+/* What the parts of a result hold, gathered. */
+struct gathered {
+	struct ref have;
+	uint64_t total;
+};
+
+static int gather(void *ctx, const struct gpuhist_tokens *part)
+{
+	struct gathered *g = ctx;
+
+	for (size_t i = 0; i < part->distinct; i++) {
+		ref_add(&g->have, part->token[i].bytes, part->token[i].len);
+		g->have.t[g->have.n - 1].count = part->token[i].count;
+		g->total += part->token[i].count;
+	}
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 3)
@@ -165,10 +184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const unsigned char *d = data + 3;
 	size_t n = size - 3, most = (size_t)1 << (data[0] >> 5);
 
-	memset(&opts, 0, sizeof(opts));        /* tokens.c reads these three */
+	memset(&opts, 0, sizeof(opts));        /* tokens.c reads these */
 	opts.tokens = views[data[0] & 3];
 	opts.field = 1 + (data[0] >> 2 & 7);
 	opts.separator = (data[0] & 3) == 3 ? data[1] : -1;
+	/* Half the runs spill, every table at a few tokens (64 of them). */
+	opts.memory = data[2] & 1 ? 64 * (64 + (data[2] >> 1) * 16) : 0;
 
 	/* Chunks of 1..most bytes, handed over in a shuffled order. */
 	struct chunk *c = malloc((n + 1) * sizeof(*c));
@@ -204,19 +225,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gh_tokens_end(t, n, &got))
 		abort();
 
-	struct ref want = { 0 }, have = { 0 };
-	uint64_t total = 0;
+	struct ref want = { 0 };
+	struct gathered g = { { 0 }, 0 };
 
 	reference(d, n, opts.tokens, opts.field, opts.separator, &want);
 	collapse(&want);
-	for (size_t i = 0; i < got->distinct; i++) {
-		ref_add(&have, got->token[i].bytes, got->token[i].len);
-		have.t[have.n - 1].count = got->token[i].count;
-		total += got->token[i].count;
-	}
+	/* In parts where they spilled (token NULL then). */
+	if (gh_counts_each(gh_counts_of(got), gather, &g))
+		abort();
+	struct ref have = g.have;
+	uint64_t total = g.total;
+
 	if (have.n)
 		qsort(have.t, have.n, sizeof(*have.t), cmp_tok);
-	if (have.n != want.n || total != got->total)
+	if (have.n != want.n || total != got->total ||
+	    got->distinct != want.n)
 		abort();
 	for (size_t i = 0; i < want.n; i++)
 		if (cmp_tok(&have.t[i], &want.t[i]) ||

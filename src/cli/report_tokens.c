@@ -333,7 +333,8 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 			free(keys);
 			return -1;
 		}
-		memcpy(copy, keys[i].t->bytes, keys[i].t->len);
+		if (keys[i].t->len)
+			memcpy(copy, keys[i].t->bytes, keys[i].t->len);
 		b->t[b->n++] = (struct gpuhist_token){ copy, keys[i].t->len,
 						       keys[i].t->count };
 	}

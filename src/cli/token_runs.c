@@ -174,7 +174,8 @@ static int have(struct gh_token_runs *r, struct run *u, size_t n)
 {
 	if (u->have - u->pos >= n)
 		return 0;
-	memmove(u->buf, u->buf + u->pos, u->have - u->pos);
+	if (u->pos)
+		memmove(u->buf, u->buf + u->pos, u->have - u->pos);
 	u->have -= u->pos;
 	u->pos = 0;
 	if (n > u->cap) {

@@ -17,8 +17,12 @@
 #define SHARD_BITS 6
 #define SHARDS (1 << SHARD_BITS)
 #define LEVELS (64 / SHARD_BITS)
-/* The fewest bytes a partition is added up in. */
-#define MIN_LIMIT (64 * 1024)
+/* The fewest bytes a partition is added up in (the fuzzer's is less, to
+ * split partitions again). */
+#ifndef GH_COUNTS_MIN_LIMIT
+#define GH_COUNTS_MIN_LIMIT (64 * 1024)
+#endif
+#define MIN_LIMIT GH_COUNTS_MIN_LIMIT
 
 struct shard {
 	pthread_mutex_t lock;

@@ -224,7 +224,8 @@ static int have(struct gh_spill_reader *r, uint64_t n)
 {
 	if (r->len - r->pos >= n)
 		return 0;
-	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+	if (r->pos)
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 	r->len -= r->pos;
 	r->pos = 0;
 	if (n > r->cap) {

@@ -93,7 +93,8 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 
 	if ((t->used + 1) * 10 > cap * 7)
 		cap = cap ? 2 * cap : 256;
-	if (t->arena_len + len > arena_cap) {
+	if (!t->arena || t->arena_len + len > arena_cap) {     /* never NULL
+								 * with a key */
 		arena_cap = arena_cap ? 2 * arena_cap : 4096;
 		while (arena_cap < t->arena_len + len)
 			arena_cap *= 2;
