@@ -1,9 +1,11 @@
-/* fuzz-merge.c - libFuzzer harness of --merge's JSON reader (merge.c),
- * which is fed files nobody checked: any bytes, read as a result with and
- * without -m's code points, must be taken or refused with a message, never
- * crash, hang, leak or read out of bounds; a result taken has totals
- * whose sum of bytes fits 64 bits (merge.c's own checks, here asserted
- * once more from outside). */
+/* fuzz-merge.c - libFuzzer harness of --merge's JSON readers (merge.c,
+ * merge_tokens.c, both on json_read.c), which are fed files nobody
+ * checked: any bytes, read as a result with and without -m's code points,
+ * and as one of the lines and the words views' tokens, must be taken or
+ * refused with a message, never crash, hang, leak or read out of bounds;
+ * a result taken has totals whose sum of bytes fits 64 bits (merge.c's
+ * own checks, here asserted once more from outside), or tokens that add
+ * up to what its total says. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "gpuhist.h"
 #include "merge.h"
+#include "merge_tokens.h"
 #include "msg.h"
 
 /* Reads data as a result once, with or without code points. */
@@ -45,6 +48,41 @@ static void read_once(const char *path, int chars_too)
 	gpuhist_chars_free(&chars);
 }
 
+static int add_up(void *ctx, const struct gpuhist_tokens *part)
+{
+	uint64_t *total = ctx;
+
+	for (size_t i = 0; i < part->distinct; i++)
+		*total += part->token[i].count;
+	return 0;
+}
+
+/* Reads data as a tokens view's result once. */
+static void read_tokens(const char *path, int view)
+{
+	struct gpuhist_options opts = { .tokens = view, .separator = -1 };
+	gpuhist_token_sum *sum = gpuhist_token_sum_new(0, NULL);
+	uint64_t bytes = 0, total = 0;
+	char said[8192];
+
+	if (!sum)
+		return;
+	gh_msg_capture(said, sizeof(said));
+	int ret = gh_merge_tokens_read(path, &opts, sum, &bytes);
+
+	gh_msg_capture(NULL, 0);
+	if (!ret) {
+		const struct gpuhist_tokens *tk = gpuhist_token_sum_end(sum);
+
+		if (!tk || gpuhist_tokens_each(tk, add_up, &total) ||
+		    total != tk->total)
+			abort();
+	} else if (!said[0]) {
+		abort();                /* refused without a word */
+	}
+	gpuhist_token_sum_free(sum);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
@@ -59,6 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	read_once(path, 0);
 	read_once(path, 1);
+	read_tokens(path, GPUHIST_TOKENS_LINES);
+	read_tokens(path, GPUHIST_TOKENS_WORDS);
 	close(fd);
 	return 0;
 }

@@ -578,9 +578,9 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			    tokens_opt, other);
 			return usage_error();
 		}
-		if (opts->merge || opts->columns.n) {
+		if (opts->columns.n) {
 			say("option %s cannot be combined with %s yet", tokens_opt,
-			    opts->merge ? "--merge" : "--columns");
+			    "--columns");
 			return usage_error();
 		}
 		if (!sort_set)

@@ -596,8 +596,17 @@ static int print_json(struct gh_report *rep, const char *name,
 
 	if (rows_start(rows))
 		return -1;
+	const struct gpuhist_options *lib = &rep->opts->lib;
+
 	fputs("{\"name\": ", out);
 	gh_put_json_string(out, name);
+	/* The view, so that --merge adds up only tokens of the same one. */
+	fprintf(out, ", \"view\": \"%s\"", gh_tokens_view_name(lib->tokens));
+	if (lib->tokens == GPUHIST_TOKENS_FIELD) {
+		fprintf(out, ", \"field\": %d", lib->field);
+		if (lib->separator >= 0)
+			fprintf(out, ", \"separator\": %d", lib->separator);
+	}
 	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"tokens\": %" PRIu64
 		", \"distinct\": %zu,\n   \"counts\": [", bytes_read, tk->total,
 		tk->distinct);

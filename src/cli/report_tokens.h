@@ -8,6 +8,14 @@
 #include "gpuhist.h"
 #include "report.h"
 
+/* The view's name in json ("words", "lines", "field"), which --merge
+ * reads back. */
+static inline const char *gh_tokens_view_name(int view)
+{
+	return view == GPUHIST_TOKENS_WORDS ? "words"
+	       : view == GPUHIST_TOKENS_LINES ? "lines" : "field";
+}
+
 /* One block of an input (or the total) in rep's format; 0, or -1 when out
  * of memory.  with_header: the table names the input. */
 int gh_report_tokens(struct gh_report *rep, const char *name,

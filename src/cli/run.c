@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "merge.h"
+#include "merge_tokens.h"
 #include "msg.h"
 #include "operands.h"
 #include "run.h"
@@ -107,9 +108,43 @@ static void report_result(void *ctx, const struct gpuhist_result *r)
 		gh_report_failed(report, r->name, r->messages);
 }
 
+/* --merge of a tokens view: one json result's tokens added into the
+ * report; 0, or -1 (said). */
+static int merge_tokens_one(struct gh_run *run, const char *name)
+{
+	const struct gpuhist_options *lib = &run->opts->lib;
+	gpuhist_token_sum *sum = gpuhist_token_sum_new(lib->memory,
+						       lib->temporary_directory);
+	uint64_t totals[256] = { 0 };
+	char messages[1024];
+	int ret;
+
+	if (!sum) {
+		gh_msg("%s: out of memory", name);
+		gh_report_failed(&run->report, name, "");
+		return -1;
+	}
+	gh_msg_capture(messages, sizeof(messages));
+	/* A tokens result has no histogram: its bytes read stand in bin 0,
+	 * which the tokens views show only as bytes read. */
+	ret = gh_merge_tokens_read(name, lib, sum, &totals[0]);
+	gh_msg_capture(NULL, 0);
+	gh_msg_print(messages);
+	if (ret)
+		gh_report_failed(&run->report, name, messages);
+	else
+		ret = gh_report_input(&run->report, name, totals, NULL, NULL,
+				      gpuhist_token_sum_end(sum));
+	gpuhist_token_sum_free(sum);
+	return ret;
+}
+
 /* --merge: one json result added into the report; 0, or -1 (said). */
 static int merge_one(struct gh_run *run, const char *name)
 {
+	if (run->opts->lib.tokens)
+		return merge_tokens_one(run, name);
+
 	uint64_t totals[256];
 	char messages[1024];
 	struct gpuhist_chars chars;

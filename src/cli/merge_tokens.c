@@ -1,0 +1,414 @@
+/* merge_tokens.c - reading token counts back from a -f json result of a
+ * tokens view (--merge with -t, --lines or --field)
+ *
+ * The document is read by json_read.c's strict reader, which streams;
+ * tokens are read as bytes (each \udc80..\udcff the byte it escapes, as
+ * the json was written), of any length.  Its "total" entry's counts are
+ * what is merged; every entry is checked:
+ *   - name, view, bytes_read, tokens, distinct and counts are there, each
+ *     once, and view (with field and separator) is the merging command's;
+ *   - counts holds {"token": ..., "count": ...} objects, as many as
+ *     distinct, whose counts add up to tokens;
+ *   - no "other": a result cut by --top lacks tokens, and cannot be added
+ *     up exactly; no "error" (a failed input), no top-level "error";
+ *   - the total's bytes_read and tokens are the inputs' added up, and so
+ *     is its fingerprint: the sum over its tokens of a 64-bit hash of the
+ *     token times its count (mod 2^64), which a token moved, dropped or
+ *     miscounted between the inputs and the total changes (but for odds
+ *     of 2^-64), without the inputs' tokens held anywhere;
+ *   - the total's tokens are distinct (added into the sum, they make as
+ *     many as its distinct says).
+ * No sum may pass 2^64-1.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "merge_tokens.h"
+#include "msg.h"
+#include "report_tokens.h"
+
+enum {
+	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
+	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
+	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512,
+	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
+		     KEY_DISTINCT | KEY_COUNTS,
+};
+
+static const struct { const char *name; unsigned bit; } entry_keys[] = {
+	{ "name", KEY_NAME }, { "view", KEY_VIEW }, { "field", KEY_FIELD },
+	{ "separator", KEY_SEPARATOR }, { "bytes_read", KEY_BYTES_READ },
+	{ "tokens", KEY_TOKENS }, { "distinct", KEY_DISTINCT },
+	{ "counts", KEY_COUNTS }, { "other", KEY_OTHER },
+	{ "error", KEY_ERROR },
+};
+
+/* What one entry (an input's or the total) holds. */
+struct entry {
+	char where[32];             /* "inputs[3]" or "total" */
+	unsigned seen;              /* KEY_* */
+	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
+	uint64_t field, separator, bytes_read, tokens, distinct, other;
+	uint64_t rows, counts_sum, fingerprint;
+	gpuhist_token_sum *into;    /* the total's counts go here, else NULL */
+	/* the row being read */
+	unsigned char *token;
+	size_t token_cap, token_len;
+	uint64_t count;
+	unsigned row_seen;          /* 1 token, 2 count */
+};
+
+/* The whole document. */
+struct doc {
+	const struct gpuhist_options *opts;
+	struct entry e;
+	unsigned char *token;       /* the rows' buffer, kept between them */
+	size_t token_cap;
+	int has_inputs, has_total;
+	uint64_t inputs_bytes, inputs_tokens, inputs_fingerprint;
+	uint64_t total_bytes, total_tokens, total_fingerprint, total_distinct;
+	gpuhist_token_sum *sum;
+};
+
+/* A token's hash for the fingerprint (FNV-1a, then a 64-bit finalizer
+ * so that every byte moves every bit). */
+static uint64_t token_hash(const unsigned char *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static int row_member(struct gh_json *r, int depth, const char *key,
+		      void *ctx)
+{
+	struct entry *e = ctx;
+
+	if (!strcmp(key, "token")) {
+		if (e->row_seen & 1)
+			return gh_json_refuse(r, "%s: counts[%llu]: \"token\" is there twice",
+					      e->where, (unsigned long long)e->rows);
+		e->row_seen |= 1;
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '"')
+			return gh_json_refuse(r, "%s: counts[%llu]: token is not a string",
+					      e->where, (unsigned long long)e->rows);
+		return gh_json_read_bytes(r, &e->token, &e->token_cap,
+					  &e->token_len);
+	}
+	if (!strcmp(key, "count")) {
+		if (e->row_seen & 2)
+			return gh_json_refuse(r, "%s: counts[%llu]: \"count\" is there twice",
+					      e->where, (unsigned long long)e->rows);
+		e->row_seen |= 2;
+		return gh_json_read_count(r, e->where, "a token's count",
+					  &e->count);
+	}
+	return gh_json_skip_value(r, depth);
+}
+
+static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+
+	(void)i;
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_refuse(r, "%s: counts must hold objects",
+				      e->where);
+	e->row_seen = 0;
+	if (gh_json_read_object(r, depth, row_member, e))
+		return -1;
+	if (e->row_seen != 3)
+		return gh_json_refuse(r, "%s: counts[%llu] has no \"%s\"",
+				      e->where, (unsigned long long)e->rows,
+				      e->row_seen & 1 ? "count" : "token");
+	if (!e->count)
+		return gh_json_refuse(r, "%s: counts[%llu] is 0 (gpuhist lists only the tokens it saw)",
+				      e->where, (unsigned long long)e->rows);
+	if (gh_add_u64(&e->counts_sum, e->count))
+		return gh_json_refuse(r, "%s: the counts add up to more than 2^64-1",
+				      e->where);
+	e->fingerprint += token_hash(e->token, e->token_len) * e->count;
+	e->rows++;
+	if (e->into &&
+	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count))
+		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(e->into));
+	return 0;
+}
+
+static unsigned entry_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(entry_keys) / sizeof(entry_keys[0]); i++)
+		if (!strcmp(key, entry_keys[i].name))
+			return entry_keys[i].bit;
+	return 0;
+}
+
+static int entry_member(struct gh_json *r, int depth, const char *key,
+			void *ctx)
+{
+	struct entry *e = ctx;
+	unsigned bit = entry_key(key);
+	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW
+		    ? '"' : bit == KEY_COUNTS ? '[' : 0;
+	size_t len;
+
+	if (bit & e->seen)
+		return gh_json_refuse(r, "%s: \"%s\" is there twice", e->where,
+				      key);
+	e->seen |= bit;
+	gh_json_skip_ws(r);
+	if (want && gh_json_peek(r) != want)
+		return gh_json_refuse(r, "%s: %s is not %s", e->where, key,
+				      want == '"' ? "a string" : "an array");
+	switch (bit) {
+	case KEY_NAME:
+		return gh_json_read_text(r, e->name);
+	case KEY_ERROR:
+		return gh_json_read_text(r, e->error);
+	case KEY_VIEW:
+		if (gh_json_read_string(r, e->view, sizeof(e->view) - 1, &len))
+			return -1;
+		e->view[len < sizeof(e->view) ? len : sizeof(e->view) - 1] =
+			'\0';
+		return 0;
+	case KEY_FIELD:
+		return gh_json_read_count(r, e->where, "field", &e->field);
+	case KEY_SEPARATOR:
+		return gh_json_read_count(r, e->where, "separator",
+					  &e->separator);
+	case KEY_BYTES_READ:
+		return gh_json_read_count(r, e->where, "bytes_read",
+					  &e->bytes_read);
+	case KEY_TOKENS:
+		return gh_json_read_count(r, e->where, "tokens", &e->tokens);
+	case KEY_DISTINCT:
+		return gh_json_read_count(r, e->where, "distinct",
+					  &e->distinct);
+	case KEY_OTHER:
+		return gh_json_read_count(r, e->where, "other", &e->other);
+	case KEY_COUNTS:
+		return gh_json_read_array(r, depth, row_item, e);
+	default:
+		return gh_json_skip_value(r, depth);
+	}
+}
+
+/* The view an entry names, as the merging command's options say it. */
+static bool same_view(const struct entry *e, const struct gpuhist_options *o)
+{
+	if (strcmp(e->view, gh_tokens_view_name(o->tokens)))
+		return false;
+	if (o->tokens != GPUHIST_TOKENS_FIELD)
+		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR));
+	if (!(e->seen & KEY_FIELD) || e->field != (uint64_t)o->field)
+		return false;
+	return o->separator < 0 ? !(e->seen & KEY_SEPARATOR)
+			       : (e->seen & KEY_SEPARATOR) &&
+				 e->separator == (uint64_t)o->separator;
+}
+
+static int read_entry(struct gh_json *r, int depth, struct doc *d,
+		      const char *where, gpuhist_token_sum *into)
+{
+	struct entry *e = &d->e;
+	unsigned missing;
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->where, sizeof(e->where), "%s", where);
+	e->into = into;
+	e->token = d->token;
+	e->token_cap = d->token_cap;
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_refuse(r, "%s is not an object", e->where);
+	int ret = gh_json_read_object(r, depth, entry_member, e);
+
+	d->token = e->token;            /* grown, maybe */
+	d->token_cap = e->token_cap;
+	if (ret)
+		return -1;
+	if (e->seen & KEY_ERROR) {
+		r->failed_input = 1;
+		return gh_json_refuse(r, "failed input %s: %s",
+				      e->seen & KEY_NAME ? e->name : e->where,
+				      e->error);
+	}
+	missing = KEY_NEEDED & ~e->seen;
+	for (size_t i = 0; missing && i < sizeof(entry_keys) /
+	     sizeof(entry_keys[0]); i++)
+		if (missing & entry_keys[i].bit)
+			return gh_json_refuse(r, "%s: no \"%s\"%s", e->where,
+					      entry_keys[i].name,
+					      entry_keys[i].bit == KEY_VIEW
+					      ? " (not a result of a tokens view)"
+					      : "");
+	if (e->seen & KEY_OTHER)
+		return gh_json_refuse(r, "%s: its rows were cut by --top (\"other\"): not every token is there to add up",
+				      e->where);
+	if (!same_view(e, d->opts)) {
+		char view[64];
+
+		if (e->seen & KEY_SEPARATOR)
+			snprintf(view, sizeof(view), "%s %llu, separator %llu",
+				 e->view, (unsigned long long)e->field,
+				 (unsigned long long)e->separator);
+		else if (e->seen & KEY_FIELD)
+			snprintf(view, sizeof(view), "%s %llu", e->view,
+				 (unsigned long long)e->field);
+		else
+			snprintf(view, sizeof(view), "%s", e->view);
+		return gh_json_refuse(r, "%s: tokens of another view (%s) than this merge's",
+				      e->where, view);
+	}
+	if (e->rows != e->distinct)
+		return gh_json_refuse(r, "%s: distinct is %llu, but counts holds %llu",
+				      e->where, (unsigned long long)e->distinct,
+				      (unsigned long long)e->rows);
+	if (e->counts_sum != e->tokens)
+		return gh_json_refuse(r, "%s: tokens is %llu, but the counts add up to %llu",
+				      e->where, (unsigned long long)e->tokens,
+				      (unsigned long long)e->counts_sum);
+	return 0;
+}
+
+static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct doc *d = ctx;
+	char where[32];
+
+	snprintf(where, sizeof(where), "inputs[%llu]", (unsigned long long)i);
+	if (read_entry(r, depth, d, where, NULL))
+		return -1;
+	if (gh_add_u64(&d->inputs_bytes, d->e.bytes_read) ||
+	    gh_add_u64(&d->inputs_tokens, d->e.tokens))
+		return gh_json_refuse(r, "the inputs' bytes_read or tokens add up to more than 2^64-1");
+	d->inputs_fingerprint += d->e.fingerprint;
+	return 0;
+}
+
+static int top_member(struct gh_json *r, int depth, const char *key,
+		      void *ctx)
+{
+	struct doc *d = ctx;
+
+	if (!strcmp(key, "inputs")) {
+		if (d->has_inputs++)
+			return gh_json_refuse(r, "\"inputs\" is there twice");
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '[')
+			return gh_json_refuse(r, "inputs is not an array");
+		return gh_json_read_array(r, depth, input_item, d);
+	}
+	if (!strcmp(key, "total")) {
+		if (d->has_total++)
+			return gh_json_refuse(r, "\"total\" is there twice");
+		if (read_entry(r, depth, d, "total", d->sum))
+			return -1;
+		d->total_bytes = d->e.bytes_read;
+		d->total_tokens = d->e.tokens;
+		d->total_distinct = d->e.distinct;
+		d->total_fingerprint = d->e.fingerprint;
+		return 0;
+	}
+	if (!strcmp(key, "error")) {    /* the run failed as a whole */
+		char why[GH_JSON_TEXT];
+
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '"')
+			return gh_json_refuse(r, "error is not a string");
+		if (gh_json_read_text(r, why))
+			return -1;
+		r->failed_input = 1;
+		return gh_json_refuse(r, "the run that wrote it failed: %s",
+				      why);
+	}
+	return gh_json_skip_value(r, depth);
+}
+
+static int read_document(struct gh_json *r, struct doc *d)
+{
+	const struct gpuhist_tokens *sum;
+
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_syntax(r, "a result is a JSON object");
+	if (gh_json_read_object(r, 0, top_member, d))
+		return -1;
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) >= 0)
+		return gh_json_syntax(r, "text after the document");
+	if (!d->has_inputs)
+		return gh_json_refuse(r, "no \"inputs\"");
+	if (!d->has_total)
+		return gh_json_refuse(r, "no \"total\"");
+	if (d->total_bytes != d->inputs_bytes)
+		return gh_json_refuse(r, "total: bytes_read is not the sum of the inputs'");
+	if (d->total_tokens != d->inputs_tokens)
+		return gh_json_refuse(r, "total: tokens is not the sum of the inputs'");
+	if (d->total_fingerprint != d->inputs_fingerprint)
+		return gh_json_refuse(r, "total: its tokens' counts are not the inputs' added up");
+	sum = gpuhist_token_sum_end(d->sum);
+	if (!sum)
+		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(d->sum));
+	if (sum->distinct != d->total_distinct)
+		return gh_json_refuse(r, "total: a token is there twice");
+	return 0;
+}
+
+int gh_merge_tokens_read(const char *name, const struct gpuhist_options *opts,
+			 gpuhist_token_sum *sum, uint64_t *bytes_read)
+{
+	int is_stdin = !strcmp(name, "-");
+	struct gh_json *r = calloc(1, sizeof(*r));
+	struct doc *d = calloc(1, sizeof(*d));
+	int ret = -1;
+
+	if (!r || !d) {
+		gh_msg("%s: out of memory", name);
+		goto out;
+	}
+	r->f = is_stdin ? stdin : fopen(name, "r");
+	if (!r->f) {
+		gh_msg_errno("%s", name);
+		goto out;
+	}
+	d->opts = opts;
+	d->sum = sum;
+	ret = read_document(r, d);
+	if (r->read_errno) {
+		errno = r->read_errno;
+		gh_msg_errno("%s", name);
+		ret = -1;
+	} else if (ret && r->failed_input) {
+		gh_msg("%s: %s", name, r->why);
+	} else if (ret) {
+		gh_msg("%s: not a gpuhist json result of tokens: %s", name,
+		       r->why);
+	}
+	if (!is_stdin && fclose(r->f) && !ret) {
+		gh_msg_errno("%s: close", name);
+		ret = -1;
+	}
+	if (!ret)
+		*bytes_read = d->total_bytes;
+out:
+	if (d)
+		free(d->token);
+	free(r);
+	free(d);
+	return ret;
+}
