@@ -64,7 +64,8 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return p;
 }
 
-static gpuhist_counter *open_counter(int chars, int stats, int threads)
+static gpuhist_counter *open_tokens(int chars, int stats, int threads,
+				   int tokens)
 {
 	struct gpuhist_options opts;
 	gpuhist_counter *c;
@@ -74,6 +75,7 @@ static gpuhist_counter *open_counter(int chars, int stats, int threads)
 	opts.backend = GPUHIST_BACKEND_CPU;
 	opts.chars = chars;
 	opts.stats = stats;
+	opts.tokens = tokens;
 	opts.threads = threads;
 	opts.chunk_bytes = 65536;   /* many chunks, so edges fall anywhere */
 	if (gpuhist_open(&c, &opts, why, sizeof(why)) != GPUHIST_OK) {
@@ -83,14 +85,55 @@ static gpuhist_counter *open_counter(int chars, int stats, int threads)
 	return c;
 }
 
-/* What a result carried, copied. */
+static gpuhist_counter *open_counter(int chars, int stats, int threads)
+{
+	return open_tokens(chars, stats, threads, GPUHIST_TOKENS_NONE);
+}
+
+/* What a result carried, copied (its tokens as "COUNT BYTES" lines,
+ * sorted, in one string). */
 struct seen {
 	int status, calls;
 	uint64_t totals[256];
 	struct gpuhist_chars chars;
 	struct gpuhist_stream stream;
 	char messages[512];
+	char *tokens;
+	uint64_t distinct, total;
 };
+
+static int by_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A result's tokens as sorted lines, in a string the caller frees. */
+static char *tokens_text(const struct gpuhist_tokens *tk)
+{
+	char **line = calloc(tk->distinct + 1, sizeof(*line));
+	size_t len = 1;
+	char *all, *at;
+
+	for (size_t i = 0; i < tk->distinct; i++) {
+		const struct gpuhist_token *t = &tk->token[i];
+
+		line[i] = malloc(t->len + 32);
+		at = line[i] + sprintf(line[i], "%llu ",
+				       (unsigned long long)t->count);
+		memcpy(at, t->bytes, t->len);
+		at[t->len] = '\0';    /* the test's tokens hold no NUL */
+		len += strlen(line[i]) + 1;
+	}
+	qsort(line, tk->distinct, sizeof(*line), by_line);
+	all = at = malloc(len);
+	*at = '\0';
+	for (size_t i = 0; i < tk->distinct; i++) {
+		at += sprintf(at, "%s\n", line[i]);
+		free(line[i]);
+	}
+	free(line);
+	return all;
+}
 
 static void keep(void *ctx, const struct gpuhist_result *r)
 {
@@ -105,6 +148,12 @@ static void keep(void *ctx, const struct gpuhist_result *r)
 		gpuhist_chars_merge(&s->chars, r->chars);
 	if (r->stream)
 		s->stream = *r->stream;
+	if (r->tokens) {
+		free(s->tokens);
+		s->tokens = tokens_text(r->tokens);
+		s->distinct = r->tokens->distinct;
+		s->total = r->tokens->total;
+	}
 }
 
 static void seen_init(struct seen *s)
@@ -209,6 +258,39 @@ static void views_of(const char *path)
 	gpuhist_chars_free(&file.chars);
 	gpuhist_free(c);
 	free(p);
+}
+
+/* Words and lines of gzip pushed in pieces (cut inside tokens, and
+ * inside the gzip header) against the file's. */
+static void tokens_of(const char *path, const unsigned char *gz, size_t len)
+{
+	static const int views[] = { GPUHIST_TOKENS_WORDS,
+				     GPUHIST_TOKENS_LINES };
+
+	for (int v = 0; v < 2; v++) {
+		gpuhist_counter *c = open_tokens(0, 0, 2, views[v]);
+		struct seen file;
+
+		seen_init(&file);
+		count_file(c, path, &file);
+		for (size_t k = 1; k < 3; k++) {
+			struct seen s;
+			int wf, status;
+
+			seen_init(&s);
+			status = push(c, gz, len, pieces[k], &s, &wf);
+			ok(status == GPUHIST_OK && file.status == GPUHIST_OK &&
+			   s.tokens && file.tokens && file.distinct > 1 &&
+			   s.distinct == file.distinct &&
+			   s.total == file.total &&
+			   !strcmp(s.tokens, file.tokens),
+			   "%s of gzip pushed in writes of %zu bytes: the file's",
+			   v ? "lines" : "words", pieces[k]);
+			free(s.tokens);
+		}
+		free(file.tokens);
+		gpuhist_free(c);
+	}
 }
 
 /* Corrupt gzip pushed: a write or the close fails, with the reason. */
@@ -469,7 +551,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < text_len; i++)
 		want[text[i]]++;
 
-	printf("1..24\n");
+	printf("1..28\n");
 	bytes_of("plain text", text, text_len, want);
 	bytes_of("gzip (its 10-byte header cut by the 1- and 7-byte writes)",
 		 gz, gz_len, want);
@@ -480,6 +562,7 @@ int main(int argc, char **argv)
 			printf("ok %d # SKIP zstd: no TEXT.zst\n", ++test_no);
 	}
 	views_of(argv[3]);
+	tokens_of(argv[1], gz, gz_len);
 	corrupt(gz, gz_len);
 	cancel_files(argv[1], want);
 	cancel_pipe();

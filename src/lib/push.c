@@ -10,7 +10,7 @@
  * cancel) makes the next send fail with EPIPE rather than raise SIGPIPE in
  * the program (MSG_NOSIGNAL).  The result is copied out of the counting
  * thread and handed to the caller's function by gpuhist_push_close(), in
- * the caller's thread.
+ * the caller's thread (tokens copied into a gpuhist_token_sum).
  */
 #define _GNU_SOURCE             /* MSG_NOSIGNAL, SOCK_CLOEXEC */
 #include "config.h"
@@ -46,6 +46,7 @@ struct gpuhist_push {
 	struct gpuhist_chars chars;
 	struct gpuhist_stream stream;
 	bool has_chars, has_stream;
+	gpuhist_token_sum *tokens;  /* the result's tokens, added up here */
 	int result_status;
 	char *messages;
 };
@@ -71,6 +72,16 @@ static void keep(void *ctx, const struct gpuhist_result *r)
 		p->stream = *r->stream;
 		p->has_stream = true;
 	}
+	/* Tokens outlive the count only as a copy: a sum of them, which
+	 * spills past the memory option as the count did. */
+	if (r->tokens) {
+		p->tokens = gpuhist_token_sum_new(p->c->opts.memory,
+						  p->c->opts.temporary_directory);
+		if (!p->tokens ||
+		    gpuhist_token_sum_add_tokens(p->tokens, r->tokens) ||
+		    !gpuhist_token_sum_end(p->tokens))
+			p->result_status = GPUHIST_ERR_NOMEM;
+	}
 }
 
 static void *count_far_end(void *arg)
@@ -93,6 +104,7 @@ static void push_free(struct gpuhist_push *p)
 	if (p->fd[0] >= 0)
 		close(p->fd[0]);
 	gpuhist_chars_free(&p->chars);
+	gpuhist_token_sum_free(p->tokens);
 	free(p->messages);
 	free(p->name);
 	free(p->buf);
@@ -113,11 +125,6 @@ int gpuhist_push_open(gpuhist_counter *c, const char *name,
 		return GPUHIST_ERR_ARGUMENT;
 	}
 	*push = NULL;
-	if (c->opts.tokens) {
-		snprintf(c->message, sizeof(c->message),
-			 "tokens are not counted through a push yet");
-		return GPUHIST_ERR_ARGUMENT;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->buf = malloc(PUSH_BUFFER)) ||
 	    !(p->name = strdup(name ? name : "(push)"))) {
@@ -251,6 +258,8 @@ int gpuhist_push_close(gpuhist_push *p, gpuhist_result_fn fn, void *ctx)
 								  : NULL,
 			.stream = !p->result_status && p->has_stream
 				  ? &p->stream : NULL,
+			.tokens = !p->result_status && p->tokens
+				  ? gpuhist_token_sum_end(p->tokens) : NULL,
 			.messages = p->messages ? p->messages : "",
 		};
 
