@@ -9,7 +9,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 33
+plan 38
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -201,6 +201,35 @@ done
 one -m -s -f tsv --backend=cpu "$TMP/cut.txt"
 mpi 7 -m -s -f tsv --backend=cpu "$TMP/cut.txt"
 same_file "-m -s, 7 ranks, tsv: one process's table" "$TMP/mpi.out" "$TMP/one.out"
+
+# The tokens views: each file counted whole by one rank (big.log too,
+# which other views split), its tokens sent to rank 0; one process's
+# json, byte for byte, for 1 to 5 ranks, a failed input among them; the
+# total of --lines spilled at --memory=1M on every rank; --merge of token
+# results.
+set -- "$TMP/big.log" "$TMP/part.gz" "$TMP/cut.txt" "$TMP"/small* \
+	"$TMP/truncated.gz" $man_gz
+for view in -t --lines --field=1; do
+	one $view -f json --backend=cpu "$@"
+	agree=
+	for np in 1 2 3 5; do
+		mpi $np $view -f json --backend=cpu "$@"
+		cmp -s "$TMP/mpi.out" "$TMP/one.out" && [ "$mpi_rc" = 1 ] &&
+			agree="$agree $np"
+	done
+	is "$view under mpirun: 1 to 5 ranks print one process's json" \
+		"$agree" " 1 2 3 5"
+done
+one --lines -f tsv --memory=1M --backend=cpu "$TMP/part.gz" "$TMP/random"
+mpi 3 --lines -f tsv --memory=1M --backend=cpu "$TMP/part.gz" "$TMP/random"
+same_file "--lines in 1M (spilled) under mpirun: one process's rows" \
+	"$TMP/mpi.out" "$TMP/one.out"
+"$GPUHIST" --lines -f json --backend=cpu "$TMP/random" >"$TMP/t1.json"
+"$GPUHIST" --lines -f json --backend=cpu "$TMP/part.gz" >"$TMP/t2.json"
+one --merge --lines -f tsv "$TMP/t1.json" "$TMP/t2.json"
+mpi 3 --merge --lines -f tsv "$TMP/t1.json" "$TMP/t2.json"
+same_file "--merge --lines under mpirun: reported once" "$TMP/mpi.out" \
+	"$TMP/one.out"
 
 # A backend no rank can use: exit 1 on every rank, no report.
 if have_gpu; then

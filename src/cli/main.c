@@ -103,13 +103,6 @@ int main(int argc, char **argv)
 	case GH_PARSE_RUN:
 		break;
 	}
-	if (gh_mpi_launched() && opts.lib.tokens) {
-		if (quiet)
-			gh_mpi_refused();
-		else
-			gh_msg("the tokens views (-t, --lines, --field) are not counted under mpirun yet");
-		return 2;
-	}
 	if (gh_mpi_launched())
 		return gh_mpi_main(&opts);
 	return gh_run(&opts);

@@ -47,6 +47,7 @@
 #ifdef HAVE_MPI
 #include <mpi.h>
 
+#include "mpi_tokens.h"
 #include "mpi_views.h"
 #include "msg.h"
 #include "operands.h"
@@ -86,6 +87,8 @@ struct rank_run {
 	 * this rank's code points (rank 0: all ranks'). */
 	struct gpuhist_stream stream[GH_MPI_BATCH], stream_sums[GH_MPI_BATCH];
 	struct gpuhist_chars chars[GH_MPI_BATCH];
+	gpuhist_token_sum *tokens[GH_MPI_BATCH];  /* a tokens view: the
+						   * operands' (rank 0: all) */
 	char (*messages)[GH_MPI_MESSAGES];        /* this rank's failures' */
 	char (*first_messages)[GH_MPI_MESSAGES];  /* rank 0: the lowest
 						   * failed rank's */
@@ -150,8 +153,9 @@ static int plan_one(struct rank_run *rr, const char *name, uint64_t *bytes)
 	*bytes = 0;
 	if (kind != GPUHIST_KIND_FILE && kind != GPUHIST_KIND_COMPRESSED)
 		return 0;       /* stdin, streams, and what will fail */
+	/* Tokens cross any place a file could be cut: counted whole. */
 	if (rr->size > 1 && size >= GH_MPI_SPLIT_MIN &&
-	    kind == GPUHIST_KIND_FILE) {
+	    kind == GPUHIST_KIND_FILE && !rr->opts->lib.tokens) {
 		*bytes = size;
 		for (int r = 0; r < rr->size; r++)
 			rr->load[r] += *bytes / (uint64_t)rr->size;
@@ -213,6 +217,21 @@ static int plan_batch(struct rank_run *rr, int n)
 	return k;
 }
 
+/* Copies an operand's tokens into a sum of its own; true, or false when
+ * out of memory or a spill failed. */
+static bool keep_tokens(struct rank_run *rr, int i,
+			const struct gpuhist_tokens *tk)
+{
+	const struct gpuhist_options *lib = &rr->opts->lib;
+
+	gpuhist_token_sum_free(rr->tokens[i]);
+	rr->tokens[i] = gpuhist_token_sum_new(lib->memory,
+					      lib->temporary_directory);
+	return rr->tokens[i] &&
+	       !gpuhist_token_sum_add_tokens(rr->tokens[i], tk) &&
+	       gpuhist_token_sum_end(rr->tokens[i]);
+}
+
 static void keep_totals(void *ctx, const struct gpuhist_result *r)
 {
 	struct rank_run *rr = ctx;
@@ -240,6 +259,16 @@ static void keep_totals(void *ctx, const struct gpuhist_result *r)
 			snprintf(rr->messages[i], sizeof(rr->messages[i]),
 				 "%s: out of memory\n", r->name);
 			gh_msg("%s: out of memory", r->name);
+		}
+		/* Tokens outlive the result as a copy, for rank 0. */
+		if (r->tokens && !keep_tokens(rr, i, r->tokens)) {
+			rr->failed[i] = 1;
+			snprintf(rr->messages[i], sizeof(rr->messages[i]),
+				 "%s: %s\n", r->name,
+				 rr->tokens[i]
+				 ? gpuhist_token_sum_message(rr->tokens[i])
+				 : "out of memory");
+			gh_msg("%s", rr->messages[i]);
 		}
 	} else {
 		rr->failed[i] = 1;
@@ -292,6 +321,13 @@ static int run_batch(struct rank_run *rr, int n, int k)
 		for (int i = 0; i < n; i++)
 			rr->failed[i] = 1;
 	}
+	/* Rank 0 fails an operand whose tokens it could not take (said). */
+	if (rr->opts->lib.tokens &&
+	    gh_mpi_send_tokens(rr->tokens, rr->owner, n, rr->rank,
+			       &rr->opts->lib))
+		for (int i = 0; i < n; i++)
+			if (rr->owner[i] > 0 && !rr->tokens[i])
+				rr->failed[i] = 1;
 	MPI_Allreduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX,
 		      MPI_COMM_WORLD);
 	for (int i = 0; i < n; i++)
@@ -317,10 +353,16 @@ static int run_batch(struct rank_run *rr, int n, int k)
 					rr->sums[i],
 					rr->opts->chars ? &rr->chars[i] : NULL,
 					rr->opts->stats ? &rr->stream_sums[i]
-							: NULL, NULL);
+							: NULL,
+					rr->tokens[i]
+					? gpuhist_token_sum_end(rr->tokens[i])
+					: NULL);
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		gpuhist_chars_free(&rr->chars[i]);
+		gpuhist_token_sum_free(rr->tokens[i]);
+		rr->tokens[i] = NULL;
+	}
 	return failed;
 }
 
