@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@
 struct gh_spill {
 	pthread_mutex_t lock;           /* making the file; the error */
 	char *dir;
-	int fd;                         /* -1 until the first write */
+	_Atomic int fd;                 /* -1 until the first write (made
+					 * under the lock, read without) */
 	_Atomic uint64_t end;           /* bytes reserved so far */
 	char error[512];
 };
@@ -42,7 +44,7 @@ struct gh_spill *gh_spill_new(const char *dir)
 		free(s);
 		return NULL;
 	}
-	s->fd = -1;
+	atomic_init(&s->fd, -1);
 	atomic_init(&s->end, 0);
 	pthread_mutex_init(&s->lock, NULL);
 	return s;
@@ -52,8 +54,8 @@ void gh_spill_free(struct gh_spill *s)
 {
 	if (!s)
 		return;
-	if (s->fd >= 0)
-		close(s->fd);
+	if (atomic_load(&s->fd) >= 0)
+		close(atomic_load(&s->fd));
 	pthread_mutex_destroy(&s->lock);
 	free(s->dir);
 	free(s);
@@ -61,7 +63,13 @@ void gh_spill_free(struct gh_spill *s)
 
 const char *gh_spill_error(const struct gh_spill *s)
 {
-	return s->error[0] ? s->error : "out of memory";
+	struct gh_spill *w = (struct gh_spill *)s;     /* for its lock */
+	bool set;
+
+	pthread_mutex_lock(&w->lock);
+	set = s->error[0] != '\0';     /* once set, it stays */
+	pthread_mutex_unlock(&w->lock);
+	return set ? s->error : "out of memory";
 }
 
 /* Records why, the first time; -1. */
@@ -80,7 +88,7 @@ static int open_file(struct gh_spill *s)
 	int fd, ret = 0;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->fd < 0) {
+	if (atomic_load(&s->fd) < 0) {
 		size_t n = strlen(s->dir) + sizeof("/gpuhist-tokens.XXXXXX");
 		char *name = malloc(n);
 
@@ -94,7 +102,7 @@ static int open_file(struct gh_spill *s)
 			ret = errno;
 		} else {
 			unlink(name);
-			s->fd = fd;
+			atomic_store(&s->fd, fd);
 		}
 		free(name);
 	}
@@ -108,8 +116,10 @@ static int append(struct gh_spill *s, struct gh_segments *to,
 {
 	if (!len)
 		return 0;
-	if (s->fd < 0 && open_file(s))
+	if (atomic_load(&s->fd) < 0 && open_file(s))
 		return -1;
+	int fd = atomic_load(&s->fd);
+
 	if (to->n == to->cap) {
 		uint64_t cap = to->cap ? 2 * to->cap : 16;
 		struct gh_segment *seg = realloc(to->seg, cap * sizeof(*seg));
@@ -123,7 +133,7 @@ static int append(struct gh_spill *s, struct gh_segments *to,
 
 	to->seg[to->n++] = (struct gh_segment){ at, len };
 	for (uint64_t done = 0; done < len;) {
-		ssize_t w = pwrite(s->fd, p + done, len - done,
+		ssize_t w = pwrite(fd, p + done, len - done,
 				   (off_t)(at + done));
 
 		if (w < 0 && errno == EINTR)
@@ -139,8 +149,10 @@ static int append(struct gh_spill *s, struct gh_segments *to,
 void gh_spill_release(struct gh_spill *s, const struct gh_segments *segs)
 {
 #ifdef FALLOC_FL_PUNCH_HOLE
-	for (uint64_t i = 0; s->fd >= 0 && i < segs->n; i++)
-		(void)fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	int fd = atomic_load(&s->fd);
+
+	for (uint64_t i = 0; fd >= 0 && i < segs->n; i++)
+		(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 				(off_t)segs->seg[i].at, (off_t)segs->seg[i].len);
 #else
 	(void)s;
@@ -249,7 +261,7 @@ static int have(struct gh_spill_reader *r, uint64_t n)
 		if (!want)
 			return failed(r->spill, "cannot read tokens spilled to",
 				      EIO);
-		got = pread(r->spill->fd, r->buf + r->len, want,
+		got = pread(atomic_load(&r->spill->fd), r->buf + r->len, want,
 			    (off_t)(seg->at + r->off));
 		if (got < 0 && errno == EINTR)
 			continue;
