@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "msg.h"
 
 /* A number as read: its grammar checked, its value if it is a count. */
 struct number {
@@ -537,4 +538,63 @@ int gh_add_u64(uint64_t *a, uint64_t b)
 		return -1;
 	*a += b;
 	return 0;
+}
+int gh_json_run_error(struct gh_json *r)
+{
+	char why[GH_JSON_TEXT];
+
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '"')
+		return gh_json_refuse(r, "error is not a string");
+	if (gh_json_read_text(r, why))
+		return -1;
+	r->failed_input = 1;
+	return gh_json_refuse(r, "the run that wrote it failed: %s", why);
+}
+
+int gh_json_read_list(struct gh_json *r, int depth, int *seen,
+		      int (*item)(struct gh_json *, int, uint64_t, void *),
+		      void *ctx)
+{
+	if ((*seen)++)
+		return gh_json_refuse(r, "\"inputs\" is there twice");
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '[')
+		return gh_json_refuse(r, "inputs is not an array");
+	return gh_json_read_array(r, depth, item, ctx);
+}
+
+int gh_json_read_file(const char *name, const char *what,
+		      int (*read)(struct gh_json *r, void *ctx), void *ctx)
+{
+	int is_stdin = !strcmp(name, "-");
+	struct gh_json *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r) {
+		gh_msg("%s: out of memory", name);
+		return -1;
+	}
+	r->f = is_stdin ? stdin : fopen(name, "r");
+	if (!r->f) {
+		gh_msg_errno("%s", name);
+		free(r);
+		return -1;
+	}
+	ret = read(r, ctx);
+	if (r->read_errno) {
+		errno = r->read_errno;
+		gh_msg_errno("%s", name);
+		ret = -1;
+	} else if (ret && r->failed_input) {
+		gh_msg("%s: %s", name, r->why);
+	} else if (ret) {
+		gh_msg("%s: not %s: %s", name, what, r->why);
+	}
+	if (!is_stdin && fclose(r->f) && !ret) {
+		gh_msg_errno("%s: close", name);
+		ret = -1;
+	}
+	free(r);
+	return ret;
 }

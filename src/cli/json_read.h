@@ -73,6 +73,19 @@ int gh_json_skip_value(struct gh_json *r, int depth);
  * messages. */
 int gh_json_read_count(struct gh_json *r, const char *where,
 		       const char *what, uint64_t *v);
+/* A result's top-level "error" (its run failed as a whole): refused,
+ * saying why, as a failed input. */
+int gh_json_run_error(struct gh_json *r);
+/* A result's "inputs", once (*seen counts them), calling item for each. */
+int gh_json_read_list(struct gh_json *r, int depth, int *seen,
+		      int (*item)(struct gh_json *, int, uint64_t, void *),
+		      void *ctx);
+/* Reads the document NAME ("-": standard input) with read(r, ctx); what
+ * went wrong is said as "gpuhist: NAME: ..." (a refusal as "not WHAT:
+ * why"); 0, or -1. */
+int gh_json_read_file(const char *name, const char *what,
+		      int (*read)(struct gh_json *r, void *ctx), void *ctx);
+
 /* Adds b to *a; -1 when the sum would pass 2^64-1. */
 int gh_add_u64(uint64_t *a, uint64_t b);
 

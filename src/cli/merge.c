@@ -371,14 +371,9 @@ static int top_member(struct gh_json *r, int depth, const char *key,
 {
 	struct doc *d = ctx;
 
-	if (!strcmp(key, "inputs")) {
-		if (d->has_inputs++)
-			return gh_json_refuse(r, "\"inputs\" is there twice");
-		gh_json_skip_ws(r);
-		if (gh_json_peek(r) != '[')
-			return gh_json_refuse(r, "inputs is not an array");
-		return gh_json_read_array(r, depth, input_item, d);
-	}
+	if (!strcmp(key, "inputs"))
+		return gh_json_read_list(r, depth, &d->has_inputs, input_item,
+					 d);
 	if (!strcmp(key, "total")) {
 		if (d->has_total++)
 			return gh_json_refuse(r, "\"total\" is there twice");
@@ -396,22 +391,15 @@ static int top_member(struct gh_json *r, int depth, const char *key,
 		d->total_sums = d->e.sums;
 		return 0;
 	}
-	if (!strcmp(key, "error")) {    /* the run failed as a whole */
-		char why[GH_JSON_TEXT];
-
-		gh_json_skip_ws(r);
-		if (gh_json_peek(r) != '"')
-			return gh_json_refuse(r, "error is not a string");
-		if (gh_json_read_text(r, why))
-			return -1;
-		r->failed_input = 1;
-		return gh_json_refuse(r, "the run that wrote it failed: %s", why);
-	}
+	if (!strcmp(key, "error"))      /* the run failed as a whole */
+		return gh_json_run_error(r);
 	return gh_json_skip_value(r, depth);
 }
 
-static int read_document(struct gh_json *r, struct doc *d)
+static int read_document(struct gh_json *r, void *ctx)
 {
+	struct doc *d = ctx;
+
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) != '{')
 		return gh_json_syntax(r, "a result is a JSON object");
@@ -471,38 +459,18 @@ int gh_merge_read(const char *name, const uint64_t sum[256],
 		  uint64_t totals[256], struct gpuhist_chars *chars,
 		  struct gpuhist_stream *stream, bool *stream_known)
 {
-	int is_stdin = !strcmp(name, "-");
-	struct gh_json *r = calloc(1, sizeof(*r));
 	struct doc *d = calloc(1, sizeof(*d));
 	uint64_t got[256];
-	int ret = -1;
+	int ret;
 
-	if (!r || !d) {
+	if (!d) {
 		gh_msg("%s: out of memory", name);
-		goto out;
-	}
-	r->f = is_stdin ? stdin : fopen(name, "r");
-	if (!r->f) {
-		gh_msg_errno("%s", name);
-		goto out;
+		return -1;
 	}
 	d->total = got;
 	d->chars = chars != NULL;
 	d->total_chars = chars;
-	ret = read_document(r, d);
-	if (r->read_errno) {
-		errno = r->read_errno;
-		gh_msg_errno("%s", name);
-		ret = -1;
-	} else if (ret && r->failed_input) {
-		gh_msg("%s: %s", name, r->why);
-	} else if (ret) {
-		gh_msg("%s: not a gpuhist json result: %s", name, r->why);
-	}
-	if (!is_stdin && fclose(r->f) && !ret) {
-		gh_msg_errno("%s: close", name);
-		ret = -1;
-	}
+	ret = gh_json_read_file(name, "a gpuhist json result", read_document, d);
 	if (!ret)
 		ret = fits(name, sum, got);
 	if (!ret) {
@@ -512,13 +480,9 @@ int gh_merge_read(const char *name, const uint64_t sum[256],
 		if (stream)
 			*stream = d->total_sums;
 	}
-out:
-	if (d) {
-		gpuhist_chars_free(&d->entry_chars);
-		gpuhist_chars_free(&d->inputs_chars);
-		gpuhist_chars_free(&d->seen);
-	}
-	free(r);
+	gpuhist_chars_free(&d->entry_chars);
+	gpuhist_chars_free(&d->inputs_chars);
+	gpuhist_chars_free(&d->seen);
 	free(d);
 	return ret;
 }

@@ -305,14 +305,9 @@ static int top_member(struct gh_json *r, int depth, const char *key,
 {
 	struct doc *d = ctx;
 
-	if (!strcmp(key, "inputs")) {
-		if (d->has_inputs++)
-			return gh_json_refuse(r, "\"inputs\" is there twice");
-		gh_json_skip_ws(r);
-		if (gh_json_peek(r) != '[')
-			return gh_json_refuse(r, "inputs is not an array");
-		return gh_json_read_array(r, depth, input_item, d);
-	}
+	if (!strcmp(key, "inputs"))
+		return gh_json_read_list(r, depth, &d->has_inputs, input_item,
+					 d);
 	if (!strcmp(key, "total")) {
 		if (d->has_total++)
 			return gh_json_refuse(r, "\"total\" is there twice");
@@ -324,23 +319,14 @@ static int top_member(struct gh_json *r, int depth, const char *key,
 		d->total_fingerprint = d->e.fingerprint;
 		return 0;
 	}
-	if (!strcmp(key, "error")) {    /* the run failed as a whole */
-		char why[GH_JSON_TEXT];
-
-		gh_json_skip_ws(r);
-		if (gh_json_peek(r) != '"')
-			return gh_json_refuse(r, "error is not a string");
-		if (gh_json_read_text(r, why))
-			return -1;
-		r->failed_input = 1;
-		return gh_json_refuse(r, "the run that wrote it failed: %s",
-				      why);
-	}
+	if (!strcmp(key, "error"))      /* the run failed as a whole */
+		return gh_json_run_error(r);
 	return gh_json_skip_value(r, depth);
 }
 
-static int read_document(struct gh_json *r, struct doc *d)
+static int read_document(struct gh_json *r, void *ctx)
 {
+	struct doc *d = ctx;
 	const struct gpuhist_tokens *sum;
 
 	gh_json_skip_ws(r);
@@ -372,43 +358,20 @@ static int read_document(struct gh_json *r, struct doc *d)
 int gh_merge_tokens_read(const char *name, const struct gpuhist_options *opts,
 			 gpuhist_token_sum *sum, uint64_t *bytes_read)
 {
-	int is_stdin = !strcmp(name, "-");
-	struct gh_json *r = calloc(1, sizeof(*r));
 	struct doc *d = calloc(1, sizeof(*d));
-	int ret = -1;
+	int ret;
 
-	if (!r || !d) {
+	if (!d) {
 		gh_msg("%s: out of memory", name);
-		goto out;
-	}
-	r->f = is_stdin ? stdin : fopen(name, "r");
-	if (!r->f) {
-		gh_msg_errno("%s", name);
-		goto out;
+		return -1;
 	}
 	d->opts = opts;
 	d->sum = sum;
-	ret = read_document(r, d);
-	if (r->read_errno) {
-		errno = r->read_errno;
-		gh_msg_errno("%s", name);
-		ret = -1;
-	} else if (ret && r->failed_input) {
-		gh_msg("%s: %s", name, r->why);
-	} else if (ret) {
-		gh_msg("%s: not a gpuhist json result of tokens: %s", name,
-		       r->why);
-	}
-	if (!is_stdin && fclose(r->f) && !ret) {
-		gh_msg_errno("%s: close", name);
-		ret = -1;
-	}
+	ret = gh_json_read_file(name, "a gpuhist json result of tokens",
+				read_document, d);
 	if (!ret)
 		*bytes_read = d->total_bytes;
-out:
-	if (d)
-		free(d->token);
-	free(r);
+	free(d->token);
 	free(d);
 	return ret;
 }

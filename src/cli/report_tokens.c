@@ -666,18 +666,25 @@ static bool total_wanted(const struct gh_report *rep)
 	       (rep->total_mode == GH_TOTAL_AUTO && rep->several);
 }
 
+/* The total's sum, made at its first use; NULL when out of memory
+ * (said). */
+static gpuhist_token_sum *total_sum(struct gh_report *rep)
+{
+	if (!rep->sum)
+		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
+						 rep->opts->lib.temporary_directory);
+	if (!rep->sum)
+		gh_msg("out of memory for the total's tokens");
+	return rep->sum;
+}
+
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk)
 {
 	if (!total_wanted(rep))
 		return 0;
-	if (!rep->sum)
-		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
-						 rep->opts->lib.temporary_directory);
-	if (!rep->sum) {
-		gh_msg("out of memory for the total's tokens");
+	if (!total_sum(rep))
 		return -1;
-	}
 	if (gpuhist_token_sum_add_tokens(rep->sum, tk)) {
 		gh_msg("the total's tokens: %s",
 		       gpuhist_token_sum_message(rep->sum));
@@ -697,13 +704,8 @@ int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
 		rep->sum = NULL;
 		return 0;
 	}
-	if (!rep->sum)
-		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
-						 rep->opts->lib.temporary_directory);
-	if (!rep->sum) {
-		gh_msg("out of memory for the total's tokens");
+	if (!total_sum(rep))
 		return -1;
-	}
 	total = gpuhist_token_sum_end(rep->sum);
 	if (!total) {
 		gh_msg("the total's tokens: %s",
