@@ -321,13 +321,16 @@ static int run_batch(struct rank_run *rr, int n, int k)
 		for (int i = 0; i < n; i++)
 			rr->failed[i] = 1;
 	}
-	/* Rank 0 fails an operand whose tokens it could not take (said). */
-	if (rr->opts->lib.tokens &&
-	    gh_mpi_send_tokens(rr->tokens, rr->owner, n, rr->rank,
-			       &rr->opts->lib))
+	/* An operand whose tokens did not all reach rank 0 fails (said). */
+	if (rr->opts->lib.tokens) {
+		gh_mpi_send_tokens(rr->tokens, rr->owner, n, rr->rank,
+				   &rr->opts->lib, rr->failed);
 		for (int i = 0; i < n; i++)
-			if (rr->owner[i] > 0 && !rr->tokens[i])
-				rr->failed[i] = 1;
+			if (rr->failed[i] && !rr->messages[i][0])
+				snprintf(rr->messages[i], GH_MPI_MESSAGES,
+					 "%s: its tokens did not all reach rank 0\n",
+					 rr->name[i]);
+	}
 	MPI_Allreduce(rr->failed, rr->any_failed, n, MPI_INT, MPI_MAX,
 		      MPI_COMM_WORLD);
 	for (int i = 0; i < n; i++)

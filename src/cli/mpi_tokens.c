@@ -69,19 +69,25 @@ static int pack_part(void *ctx, const struct gpuhist_tokens *part)
 	return 0;
 }
 
-/* The owner of operand i: its tokens, then the empty block. */
-static void send_tokens(gpuhist_token_sum *sum, int i)
+/* The owner of operand i: its tokens, then the empty block; -1 when
+ * they could not all be sent (out of memory, or a spilled part unread):
+ * rank 0 has then taken part of them, and the operand must fail. */
+static int send_tokens(gpuhist_token_sum *sum, int i)
 {
 	struct sender s = { malloc(GH_MPI_TOKENS_BLOCK), 0, i };
 	const struct gpuhist_tokens *tk = sum ? gpuhist_token_sum_end(sum)
 					      : NULL;
+	int ret = -1;
 
-	/* Out of memory here: rank 0 gets what was sent, then the end, and
-	 * the operand's count fails on this rank's word (keep_totals). */
-	if (s.buf && tk && !gpuhist_tokens_each(tk, pack_part, &s) && s.len)
+	if (!tk)
+		ret = 0;        /* it failed here already: nothing to send */
+	else if (s.buf && !gpuhist_tokens_each(tk, pack_part, &s))
+		ret = 0;
+	if (!ret && s.len)
 		send_block(&s, s.buf, s.len);
 	send_block(&s, "", 0);
 	free(s.buf);
+	return ret;
 }
 
 /* Rank 0: operand i's tokens from `from`, into a new sum; NULL when out
@@ -125,6 +131,11 @@ static gpuhist_token_sum *receive_tokens(int from, int i,
 			uint64_t head[2];
 
 			memcpy(head, buf + at, HEAD);
+			if (head[1] > (size_t)len - at - HEAD) {
+				gh_msg("a rank sent a token block cut short");
+				failed = true;
+				break;
+			}
 			if (gpuhist_token_sum_add(sum, buf + at + HEAD,
 						  (size_t)head[1], head[0])) {
 				gh_msg("%s", gpuhist_token_sum_message(sum));
@@ -143,23 +154,24 @@ static gpuhist_token_sum *receive_tokens(int from, int i,
 	return sum;
 }
 
-int gh_mpi_send_tokens(gpuhist_token_sum **sums, const int *owner, int n,
-		       int rank, const struct gpuhist_options *opts)
+void gh_mpi_send_tokens(gpuhist_token_sum **sums, const int *owner, int n,
+			int rank, const struct gpuhist_options *opts,
+			int *failed)
 {
-	int ret = 0;
-
 	for (int i = 0; i < n; i++) {
 		if (owner[i] <= 0)
 			continue;       /* rank 0's own, or no input */
 		if (rank == owner[i]) {
-			send_tokens(sums[i], i);
+			if (send_tokens(sums[i], i)) {
+				gh_msg("out of memory sending the tokens of an operand to rank 0");
+				failed[i] = 1;
+			}
 		} else if (rank == 0) {
 			gpuhist_token_sum_free(sums[i]);
 			sums[i] = receive_tokens(owner[i], i, opts);
 			if (!sums[i])
-				ret = -1;
+				failed[i] = 1;
 		}
 	}
-	return ret;
 }
 #endif

@@ -9,9 +9,11 @@
  * rank owner[i] >= 0 that counted operand i; NULL where it failed) is sent
  * in blocks and added into a new sum on rank 0, made with the memory
  * limits of opts (rank 0's own stay as they are).  Point to point between
- * each owner and rank 0, in operand order.  0, or -1 on rank 0 when out
- * of memory or a spill failed there (said; sums[i] then NULL). */
-int gh_mpi_send_tokens(gpuhist_token_sum **sums, const int *owner, int n,
-		       int rank, const struct gpuhist_options *opts);
+ * each owner and rank 0, in operand order, before the ranks agree on
+ * which operands failed: failed[i] is set (and why said) on the rank where
+ * sending or taking operand i's tokens failed (out of memory, a spill). */
+void gh_mpi_send_tokens(gpuhist_token_sum **sums, const int *owner, int n,
+			int rank, const struct gpuhist_options *opts,
+			int *failed);
 
 #endif
