@@ -339,17 +339,18 @@ static int begin_again(struct gh_run *run, struct job *job, int *input,
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
 
+	/* The backend's first: it may still add tokens it counted. */
+	if (b->ops->finish(b, *input, discard, &job->chars, &job->part)) {
+		gh_note(&job->notes, "%s: %s", job->name, b->error);
+		*input = -1;
+		return -1;
+	}
 	if (job->joins.seams)
 		gh_seams_reset(job->joins.seams);
 	if (job->joins.edges)
 		gh_edges_reset(job->joins.edges);
 	if (job->joins.tokens)
 		gh_tokens_reset(job->joins.tokens);
-	if (b->ops->finish(b, *input, discard, &job->chars, &job->part)) {
-		gh_note(&job->notes, "%s: %s", job->name, b->error);
-		*input = -1;
-		return -1;
-	}
 	gpuhist_chars_free(&job->chars);
 	job->part = (struct gh_stream_part){ 0, 0 };
 	*input = b->ops->begin(b, readers, false);

@@ -50,6 +50,11 @@ struct gh_chunk {
 	/* Counting statistics: where its first Monte Carlo group begins,
 	 * 0..5 (edges.c sets it). */
 	unsigned char phase;
+	/* Counting tokens where the backend counts them itself (its
+	 * `tokens`): the tokens that the units of data[tok_from, tok_to)
+	 * go to, NULL for none (submit.c sets all three). */
+	struct gh_tokens *tokens;
+	uint64_t tok_from, tok_to;
 };
 
 /* The bytes at each end of a chunk that joining chunks needs (seams.c,
@@ -139,6 +144,9 @@ struct gh_backend {
 				    * chunk's positions [from, to) */
 	bool stats;                /* also each chunk's stream sums, its
 				    * groups from its phase */
+	bool tokens;               /* counts the tokens inside its chunks
+				    * itself (gh_chunk.tokens: the GPU's
+				    * kernels); else submit.c counts them */
 	uint64_t stream_bytes;     /* at most this much of one of its chunks
 				    * from a plain stream read in order (a
 				    * pipe); 0: all */

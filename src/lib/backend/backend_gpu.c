@@ -58,6 +58,24 @@ static int wait_chunk(struct gpu_backend *gb, struct gpu_chunk *c)
 	return 0;
 }
 
+/* Waits for chunk c's work, then adds the tokens it found, if any and of
+ * input (-1: any), to them; 0, or -1 when the wait failed. */
+static int wait_and_take(struct gpu_backend *gb, struct gpu_chunk *c,
+			 int input)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&c->tok_lock);
+	if (input < 0 || (c->tok_pending && c->tok_input == input)) {
+		ret = wait_chunk(gb, c);
+		if (!ret && c->tok_pending)
+			gh_gpu_tokens_take(gb, c);
+		c->tok_pending = NULL;
+	}
+	pthread_mutex_unlock(&c->tok_lock);
+	return ret;
+}
+
 static void release(struct gpu_backend *gb, struct gpu_chunk *c)
 {
 	pthread_mutex_lock(&gb->lock);
@@ -100,10 +118,11 @@ static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 	gb->q_len--;
 	pthread_mutex_unlock(&gb->lock);
 
-	if (wait_chunk(gb, c)) {
+	if (gb->base.tokens ? wait_and_take(gb, c, -1) : wait_chunk(gb, c)) {
 		release(gb, c);
 		return NULL;
 	}
+	c->chunk.tokens = NULL;
 	return &c->chunk;
 }
 
@@ -115,6 +134,7 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	struct gpu_device *d = c->device;
 	cudaError_t err = cudaSuccess;
 	const char *what = NULL;
+	struct gh_tokens *pending = NULL;
 
 	if (len && (err = gh_gpu_use_device(d->id)) != cudaSuccess) {
 		what = "cudaSetDevice";
@@ -129,6 +149,13 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 				len, chunk->from, chunk->to, chunk->phase,
 				c->stream, &launch_what);
 
+			if (launch == cudaSuccess && chunk->tokens) {
+				launch_what = "the tokens kernel's launch";
+				launch = gh_gpu_tokens_count(gb, c);
+				if (launch == cudaSuccess)
+					pending = chunk->tokens;
+			}
+
 			/* The event goes in even when the launch failed: the
 			 * copy is queued, and the chunk must not be refilled
 			 * before it is done. */
@@ -140,7 +167,12 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 				what = "cudaEventRecord";
 			}
 		}
+		/* finish() of another input may be looking (tok_lock). */
+		pthread_mutex_lock(&c->tok_lock);
 		c->in_flight = 1;
+		c->tok_pending = pending;
+		c->tok_input = input;
+		pthread_mutex_unlock(&c->tok_lock);
 	}
 	release(gb, c);
 	return what ? gh_gpu_failed(b, what, err) : 0;
@@ -218,6 +250,10 @@ static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	int ret = 0;
 
 	memset(totals, 0, 256 * sizeof(uint64_t));
+	/* Its tokens first: they are all in once its chunks' are taken. */
+	for (int i = 0; b->tokens && i < gb->n_chunks; i++)
+		if (wait_and_take(gb, &gb->chunks[i], input))
+			ret = -1;
 	for (int i = 0; i < gb->n_devices && !ret; i++) {
 		ret = fetch_totals(gb, &gb->devices[i], input, totals, sums);
 		if (!ret && b->chars)
@@ -239,6 +275,7 @@ static int gpu_destroy(struct gh_backend *b)
 
 	/* Best effort: a failed device has already been reported. */
 	gh_gpu_members_free(gb);
+	gh_gpu_tokens_free(gb);
 	for (int i = 0; gb->chunks && i < gb->n_chunks; i++) {
 		struct gpu_chunk *c = &gb->chunks[i];
 
@@ -251,6 +288,7 @@ static int gpu_destroy(struct gh_backend *b)
 			cudaEventDestroy(c->counted);
 		cudaFreeHost(c->chunk.data);
 		cudaFree(c->dev);
+		pthread_mutex_destroy(&c->tok_lock);
 	}
 	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
@@ -342,7 +380,9 @@ static int chunk_setup(struct gpu_backend *gb, int i)
 	c->chunk.slot = i;
 	c->chunk.backend = b;
 	c->device = d;
-	c->stream = d->streams[i / gb->n_devices % gb->n_streams];
+	c->stream_index = i / gb->n_devices % gb->n_streams;
+	c->stream = d->streams[c->stream_index];
+	pthread_mutex_init(&c->tok_lock, NULL);
 	CHECK(b, gh_gpu_use_device(d->id));
 	CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
 	CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
@@ -438,11 +478,14 @@ static void describe(struct gpu_backend *gb, const struct gpuhist_options *opts)
 		return;
 	p += n;
 	left -= (size_t)n;
-	snprintf(p, left, ", %d stream%s%s, %d readers, %d chunks of %llu bytes, grid %d x %d",
+	snprintf(p, left, ", %d stream%s%s, %d readers, %d chunks of %llu bytes, grid %d x %d%s",
 		 gb->n_streams, gb->n_streams == 1 ? "" : "s",
 		 gb->n_devices == 1 ? "" : " each", gh_readers(opts),
 		 gb->n_chunks, (unsigned long long)gb->base.chunk_bytes,
-		 gb->devices[0].max_blocks, GH_KERNEL_BLOCK_THREADS);
+		 gb->devices[0].max_blocks, GH_KERNEL_BLOCK_THREADS,
+		 !opts->tokens ? ""
+		 : gb->base.tokens ? ", tokens counted on the device"
+		 : ", tokens counted on the host (no room on the device)");
 }
 
 static const struct gh_backend_ops gpu_ops = {
@@ -492,6 +535,12 @@ struct gh_backend *gh_backend_gpu_open(const struct gpuhist_options *opts,
 		       gh_readers(opts);
 	if (ring_setup(gb, why, why_len))
 		goto fail;
+	/* Tokens on the device where it has room for their tables. */
+	if (opts->tokens) {
+		gb->base.tokens = !gh_gpu_tokens_setup(gb, opts);
+		if (!gb->base.tokens)
+			gh_gpu_tokens_free(gb);
+	}
 	describe(gb, opts);
 	return &gb->base;
 fail:

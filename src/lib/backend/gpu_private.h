@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "backend.h"
+#include "gh_tokens_kernel.h"
 
 /* 4 MiB: on an H200, 8 GiB streamed at 50 GB/s with 4 MiB chunks, 37-41
  * with 16 MiB, and the smaller pinned ring starts faster. */
@@ -35,6 +36,8 @@ struct gpu_device {
 	unsigned long long *d_totals;   /* SLOT for each input that may be open */
 	unsigned long long *d_chars;    /* counting code points:
 					 * GPUHIST_CHAR_BINS for each */
+	struct gh_tok_entry **tok_tables;   /* counting tokens: a table a
+					     * stream, zero between chunks */
 };
 
 struct gpu_chunk {
@@ -42,8 +45,19 @@ struct gpu_chunk {
 	unsigned char *dev;
 	struct gpu_device *device;  /* where dev lives */
 	cudaStream_t stream;        /* borrowed from its device's streams */
+	int stream_index;           /* which of them */
 	cudaEvent_t counted;        /* recorded after the chunk's kernel */
 	int in_flight;
+	/* Counting tokens (gpu_tokens.c): the chunk's distinct units on the
+	 * device, how many, and the first GH_GPU_TOK_COPY of them copied
+	 * back with their number; the tokens they go to once counted (NULL:
+	 * none), and the input's id.  tok_lock: taking them, and in_flight,
+	 * between acquire() and finish(). */
+	struct gh_tok_entry *d_units, *h_units;
+	uint32_t *d_n, *h_n;
+	struct gh_tokens *tok_pending;
+	int tok_input;
+	pthread_mutex_t tok_lock;
 };
 
 struct gpu_backend {
@@ -59,6 +73,7 @@ struct gpu_backend {
 	int q_head, q_len;
 	int failed;
 	int input_open[GH_INPUTS_MAX];
+	int tok_view, tok_field, tok_separator;    /* counting tokens */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;
@@ -83,6 +98,20 @@ cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
 			 int input, const unsigned char *data, uint64_t len,
 			 uint64_t from, uint64_t to, unsigned phase,
 			 cudaStream_t stream, const char **what);
+
+/* Tokens counted on the device (gpu_tokens.c).  Setup makes the tables
+ * and lists for opts' view, or returns -1 (too little device memory: the
+ * host then counts them). */
+#define GH_GPU_TOK_COPY 4096
+int gh_gpu_tokens_setup(struct gpu_backend *gb,
+			const struct gpuhist_options *opts);
+/* Queues the count of chunk c's inside (its gh_chunk's tokens, tok_from,
+ * tok_to) after its copy; the launch's error. */
+cudaError_t gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c);
+/* Adds what the device found in chunk c, whose work is done, to its
+ * tokens (c->tok_lock held). */
+void gh_gpu_tokens_take(struct gpu_backend *gb, struct gpu_chunk *c);
+void gh_gpu_tokens_free(struct gpu_backend *gb);
 
 #ifdef HAVE_NVCOMP
 /* The batches of gzip members (gpu_members.c): backend.h's members_*. */

@@ -36,6 +36,27 @@ static const char *cut(const struct gh_joins *j, struct gh_chunk *c,
 	return NULL;
 }
 
+/* Counts the tokens of chunk c (len bytes from offset on), or, where its
+ * backend counts them itself, keeps only its ends and leaves it the
+ * inside: NULL, or why not. */
+static const char *cut_tokens(const struct gh_joins *j, struct gh_chunk *c,
+			      uint64_t len, uint64_t offset)
+{
+	struct gh_tokens *t = j ? j->tokens : NULL;
+	int ret;
+
+	c->tokens = NULL;
+	if (!t)
+		return NULL;
+	if (!c->backend->tokens)
+		ret = gh_tokens_cut(t, c->data, len, offset);
+	else if (!(ret = gh_tokens_cut_ends(t, c->data, len, offset,
+					    &c->tok_from, &c->tok_to)) &&
+		 c->tok_from < c->tok_to)
+		c->tokens = t;
+	return ret ? gh_tokens_error(t) : NULL;
+}
+
 const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		      int input, struct gh_chunk *c, uint64_t len,
 		      struct gh_place at)
@@ -48,12 +69,11 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 		b->ops->submit(b, input, c, 0);
 		return GH_CANCELLED;
 	}
-	/* Tokens need every byte, which only a chunk here has. */
-	why = j && j->tokens && gh_tokens_cut(j->tokens, c->data, len,
-					      at.offset)
-	      ? gh_tokens_error(j->tokens)
-	      : cut(j, c, c->data, c->data + len, len, at, &left);
+	why = cut_tokens(j, c, len, at.offset);
+	if (!why)
+		why = cut(j, c, c->data, c->data + len, len, at, &left);
 	if (why) {
+		c->tokens = NULL;
 		b->ops->submit(b, input, c, 0);
 		return why;
 	}

@@ -151,6 +151,13 @@ static int split_table(struct gh_counts *c, struct gh_token_table *t,
 
 int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n)
 {
+	for (int i = 0; i < n; i++)
+		units[i].hash = gh_token_hash(units[i].p, units[i].len);
+	return gh_counts_add_hashed(c, units, n);
+}
+
+int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
+{
 	/* Grouped by table: on the stack for the batches tokens.c and sum.c
 	 * add (one unit, or up to 1024), not a malloc a call. */
 	struct gh_unit stack[1024];
@@ -161,10 +168,8 @@ int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n)
 
 	if (!by_shard)
 		return fail(c);
-	for (int i = 0; i < n; i++) {
-		units[i].hash = gh_token_hash(units[i].p, units[i].len);
+	for (int i = 0; i < n; i++)
 		start[(units[i].hash >> (64 - SHARD_BITS)) + 1]++;
-	}
 	for (int k = 0; k < SHARDS; k++)
 		start[k + 1] += start[k];
 	memcpy(at, start, sizeof(at));

@@ -21,7 +21,8 @@
 
 struct gh_counts;
 
-/* A token to add n to; the hash is filled in by gh_counts_add. */
+/* A token to add n to; the hash is filled in by gh_counts_add, and given
+ * to gh_counts_add_hashed. */
 struct gh_unit {
 	const unsigned char *p;
 	uint64_t len, hash, n;
@@ -38,6 +39,9 @@ void gh_counts_reset(struct gh_counts *c);
 /* Adds n units; safe from several threads at once.  0, or -1
  * (gh_counts_error). */
 int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n);
+
+/* The same, the units' hashes (gh_token_hash) given. */
+int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n);
 
 /* Adds up what spilled; then *out is the result (tokens NULL when it
  * spilled: read its parts with gh_counts_each), living as long as c.  0

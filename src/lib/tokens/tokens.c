@@ -169,6 +169,14 @@ static unsigned char *copy_of(const unsigned char *p, uint64_t len)
 	return c;
 }
 
+/* Notes a failure, which gh_tokens_end then reports. */
+static void mark_failed(struct gh_tokens *t)
+{
+	pthread_mutex_lock(&t->lock);
+	t->failed = true;
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* ---- joining the ends, in order ---- */
 
 /* Counts a unit made of joined ends. */
@@ -247,29 +255,35 @@ static int join_ready(struct gh_tokens *t)
 	}
 }
 
-int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
-		  uint64_t offset)
+/* Where the inside of len bytes at p lies: *first, its first boundary
+ * (len: there is none), *last, just after its last one. */
+static void find_ends(const struct gh_tokens *t, const unsigned char *p,
+		      uint64_t len, uint64_t *first, uint64_t *last)
+{
+	*first = 0;
+	*last = len;
+	while (*first < len && !is_boundary(t, p[*first]))
+		(*first)++;
+	if (*first < len)
+		while (!is_boundary(t, p[*last - 1]))
+			(*last)--;
+}
+
+/* Keeps the ends of the chunk of len bytes at p, the input's from offset
+ * on, whose inside is [first, last) (first == len: none), and joins
+ * those whose turn has come; 0, or -1 when out of memory. */
+static int keep_ends(struct gh_tokens *t, const unsigned char *p,
+		     uint64_t len, uint64_t offset, uint64_t first,
+		     uint64_t last)
 {
 	struct chunk_ends e = { .offset = offset, .len = len };
-	uint64_t first = 0, last = len;
 
-	if (!len)
-		return 0;
-	while (first < len && !is_boundary(t, p[first]))
-		first++;
 	if (first == len) {
 		e.boundless = true;
 		e.lead_len = len;
 	} else {
-		while (!is_boundary(t, p[last - 1]))
-			last--;
 		e.lead_len = first;
 		e.trail_len = len - last;
-		/* Words: the inside starts at the first separator; lines,
-		 * after the first newline. */
-		if (count_inside(t, p + first + (t->view != GPUHIST_TOKENS_WORDS),
-				 p + last))
-			goto nomem;
 	}
 	e.lead = copy_of(p, e.lead_len);
 	e.trail = copy_of(p + len - e.trail_len, e.trail_len);
@@ -295,10 +309,52 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 nomem:
 	free(e.lead);
 	free(e.trail);
-	pthread_mutex_lock(&t->lock);
-	t->failed = true;
-	pthread_mutex_unlock(&t->lock);
+	mark_failed(t);
 	return -1;
+}
+
+int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
+		  uint64_t offset)
+{
+	uint64_t from, to;
+
+	if (!len)
+		return 0;
+	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
+		return -1;
+	if (from < to && count_inside(t, p + from, p + to)) {
+		mark_failed(t);
+		return -1;
+	}
+	return 0;
+}
+
+int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
+		       uint64_t len, uint64_t offset, uint64_t *from,
+		       uint64_t *to)
+{
+	uint64_t first, last;
+
+	*from = *to = 0;
+	if (!len)
+		return 0;
+	find_ends(t, p, len, &first, &last);
+	/* Words: the inside starts at the first separator; lines, after the
+	 * first newline. */
+	if (first < len) {
+		*from = first + (t->view != GPUHIST_TOKENS_WORDS);
+		*to = last;
+	}
+	return keep_ends(t, p, len, offset, first, last);
+}
+
+int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n)
+{
+	if (gh_counts_add_hashed(t->counts, units, n)) {
+		mark_failed(t);
+		return -1;
+	}
+	return 0;
 }
 
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "counts.h"
 #include "gpuhist.h"
 
 struct gh_tokens;
@@ -32,6 +33,20 @@ void gh_tokens_reset(struct gh_tokens *t);
  * when out of memory. */
 int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 		  uint64_t offset);
+
+/* The same, but leaves the units wholly inside the chunk for the caller
+ * to count (a backend that counts them on a device, then adds them with
+ * gh_tokens_add): they lie in p[*from, *to), which begins just after a
+ * newline (lines, fields) or at a separator (words) and ends with one;
+ * *from == *to when there are none. */
+int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
+		       uint64_t len, uint64_t offset, uint64_t *from,
+		       uint64_t *to);
+
+/* Adds n units counted elsewhere, their hashes (gh_token_hash) and counts
+ * given.  Safe from several threads at once.  0, or -1, which
+ * gh_tokens_end then reports too. */
+int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n);
 
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
  * what they make; then the input's tokens (in no order) are in

@@ -1,0 +1,126 @@
+#!/bin/bash
+# t3700-gpu-tokens.t - the tokens views counted on the GPU (kernels/
+# tokens.cu): the same counts as Python's (t/tokenoracle.py) and as the
+# CPU backend's, byte for byte, on a log in every view, chunks of 100
+# bytes to 4 MiB (tokens across many chunks), a pipe, gzip, real man
+# pages, CRLF, NUL bytes, lines longer than a chunk, all-distinct lines
+# spilled past --memory, two devices' tables, and auto's CPU and GPU
+# counting parts of one file
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_gpu
+need_cmd python3
+need_cmd gzip
+
+cd "$TMP" || exit 1
+
+plan 32
+
+# check_view DESC VIEW PLAIN ARGS...: gpuhist --backend=gpu ARGS in json
+# against Python.
+check_view() {
+	desc=$1 view=$2 plain=$3
+	shift 3
+	"$GPUHIST" --backend=gpu -f json "$@" >got.json 2>err
+	status=$?
+	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json 2>&1)
+	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
+	is "$desc" "$verdict" same
+}
+# args VIEW: gpuhist's options for a view of tokenoracle.py's.
+args() {
+	case $1 in
+	words) echo -t ;;
+	lines) echo --lines ;;
+	field:*:*) IFS=: read -r _ n b <<<"$1"
+		   printf -- '--field=%s -F %b' "$n" "\\$(printf %03o "$b")" ;;
+	field:*) echo "--field=${1#field:}" ;;
+	esac
+}
+
+gen log 3000000 >log
+for v in words lines field:1 field:9 field:2:34; do
+	# shellcheck disable=SC2046
+	check_view "log, $v" "$v" log $(args "$v") log
+done
+for v in words lines field:9; do
+	# shellcheck disable=SC2046
+	check_view "log, $v, 3 readers of 4 KiB chunks" "$v" log \
+		$(args "$v") --chunk-size=4k --threads=3 log
+done
+check_view "log, words, chunks of 100 bytes" words log -t --chunk-size=100 log
+check_view "log, field:1, 16 MiB chunks" field:1 log --field=1 --chunk-size=16M log
+check_view "log, lines, through a pipe" lines log --lines - <log
+gzip -6 -n -c log >log.gz
+check_view "log.gz, words" words log -t log.gz
+GPUHIST_GZIP_REGION=65536 check_view "log.gz in parallel regions, field:1" \
+	field:1 log --field=1 --threads=4 --chunk-size=64k log.gz
+
+mans=$(find /usr/share/man -name '*.gz' 2>/dev/null | sort | head -40)
+if [ -n "$mans" ]; then
+	# shellcheck disable=SC2086
+	cat $mans >man.gz
+	gzip -dc man.gz >man
+	check_view "40 man pages, words" words man -t man.gz
+	check_view "40 man pages, lines, chunks of 100 bytes" lines man \
+		--lines --chunk-size=100 man.gz
+else
+	skip "40 man pages, words" "no man pages"
+	skip "40 man pages, lines" "no man pages"
+fi
+
+# Edge cases.
+printf '\n\n\n' >newlines
+check_view "only newlines, lines (three empty lines)" lines newlines --lines newlines
+check_view "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
+python3 -c 'import sys
+sys.stdout.buffer.write(b"a b\r\nc d\r\n\r\n" * 5000 + b"last")' >crlf
+for v in words lines field:2; do
+	# shellcheck disable=SC2046
+	check_view "CRLF and no last newline, $v, chunks of 64 bytes" "$v" crlf \
+		$(args "$v") --chunk-size=64 crlf
+done
+python3 -c 'import sys
+sys.stdout.buffer.write(b"a\0b c\0\0d\n\0\n\xff\xfe caf\xc3\xa9 \xc3\n" * 3000)' >odd
+for v in words lines field:2; do
+	# shellcheck disable=SC2046
+	check_view "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
+		$(args "$v") odd
+done
+check_view "a separator byte, field 3 of a:b::c" field:3:58 odd --field=3 -F : odd
+python3 -c 'import sys
+sys.stdout.buffer.write((b"x" * 300000 + b"\n" + b"y" * 5 + b"\n") * 3 + b"z\n" * 1000)' >long
+check_view "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
+	--lines --chunk-size=64k --threads=2 long
+python3 -c 'import random
+random.seed(3700)
+for _ in range(300000): print("%016x" % random.getrandbits(64))' >distinct
+check_view "300000 distinct lines" lines distinct --lines distinct
+check_view "300000 distinct lines spilled past --memory=1M" lines distinct \
+	--lines --memory=1M -T "$TMP" distinct
+check_view "log, words, device 0 listed twice" words log -t --devices=0,0 log
+
+"$GPUHIST" --backend=gpu -v -t log 2>err >/dev/null
+ok "$(grep -q 'tokens counted on the device' err; echo $?)" \
+	"-v: the tokens are counted on the device"
+
+# The CPU backend's output, byte for byte, over several inputs.
+"$GPUHIST" -t -f tsv --backend=cpu log.gz odd crlf >cpu.tsv
+"$GPUHIST" -t -f tsv --backend=gpu log.gz odd crlf >gpu.tsv
+same_file "three inputs, tsv: the CPU backend's, byte for byte" gpu.tsv cpu.tsv
+"$GPUHIST" --field=1 --top=5 --backend=cpu log >cpu.txt
+"$GPUHIST" --field=1 --top=5 --backend=gpu log >gpu.txt
+same_file "the table of the top 5 first fields: the CPU backend's" gpu.txt cpu.txt
+
+# auto: one CPU thread counts while the GPU starts, then the GPU counts the
+# rest; the counts meet exactly.
+unset GPUHIST_GPU_ONLY
+yes 'abc def 123' | head -c $((12 * 200000000)) >big
+"$GPUHIST" -v --threads=1 -t -f tsv big >got 2>err
+printf '%s\n' 'big	123	200000000' 'big	abc	200000000' 'big	def	200000000' >want
+sed 1d got | sort >got.rows
+same_file "2.4 GB of one line, words, auto: exact" got.rows want
+set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err)
+diag "auto: ${1:-?} bytes on the CPU, ${2:-?} on the GPU"
+ok $([ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]; echo $?) \
+	"2.4 GB, auto: both the CPU and the GPU counted a part"
+rm -f big
