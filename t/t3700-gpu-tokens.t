@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 32
+plan 33
 
 # check_view DESC VIEW PLAIN ARGS...: gpuhist --backend=gpu ARGS in json
 # against Python.

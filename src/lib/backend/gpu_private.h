@@ -38,6 +38,8 @@ struct gpu_device {
 					 * GPUHIST_CHAR_BINS for each */
 	struct gh_tok_entry **tok_tables;   /* counting tokens: a table a
 					     * stream, zero between chunks */
+	pthread_mutex_t *tok_locks;         /* one a table: a chunk's launches
+					     * on it queued together */
 };
 
 struct gpu_chunk {
@@ -49,8 +51,8 @@ struct gpu_chunk {
 	cudaEvent_t counted;        /* recorded after the chunk's kernel */
 	int in_flight;
 	/* Counting tokens (gpu_tokens.c): the chunk's distinct units on the
-	 * device, how many, and the first GH_GPU_TOK_COPY of them copied
-	 * back with their number; the tokens they go to once counted (NULL:
+	 * device, how many, and the first tok_copy of them copied back
+	 * with their number; the tokens they go to once counted (NULL:
 	 * none), and the input's id.  tok_lock: taking them, and in_flight,
 	 * between acquire() and finish(). */
 	struct gh_tok_entry *d_units, *h_units;
@@ -74,6 +76,7 @@ struct gpu_backend {
 	int failed;
 	int input_open[GH_INPUTS_MAX];
 	int tok_view, tok_field, tok_separator;    /* counting tokens */
+	uint32_t tok_copy;          /* units copied back with each chunk */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;
@@ -101,7 +104,8 @@ cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
 
 /* Tokens counted on the device (gpu_tokens.c).  Setup makes the tables
  * and lists for opts' view, or returns -1 (too little device memory: the
- * host then counts them). */
+ * host then counts them).  Each chunk's first GH_GPU_TOK_COPY distinct
+ * units (fewer where no chunk has as many) come back with it. */
 #define GH_GPU_TOK_COPY 4096
 int gh_gpu_tokens_setup(struct gpu_backend *gb,
 			const struct gpuhist_options *opts);

@@ -5,7 +5,9 @@
  * inside; after the chunk's copy and byte count, its stream counts the
  * inside's units in a table of the stream's (zero between chunks), packs
  * the distinct ones into the chunk's list, and copies back their number
- * and the first GH_GPU_TOK_COPY of them.  Once the chunk's work is done
+ * and the first few thousand of them.  Readers submit from many threads:
+ * a chunk's launches on a table are queued under its lock, so that the
+ * stream runs them one chunk after another, never interleaved.  Once the chunk's work is done
  * (when it is next acquired, or when its input finishes), the host adds
  * each distinct unit, hash and count given, to the input's counts
  * (tokens.c, counts.c), its bytes read from the chunk's pinned buffer,
@@ -41,6 +43,8 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 
 	if (chunk > TOK_CHUNK_MAX)
 		return -1;
+	gb->tok_copy = gh_tok_distinct_max(chunk) < GH_GPU_TOK_COPY
+		       ? (uint32_t)gh_tok_distinct_max(chunk) : GH_GPU_TOK_COPY;
 	gb->tok_view = opts->tokens;
 	gb->tok_field = opts->field;
 	gb->tok_separator = opts->separator;
@@ -51,8 +55,12 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 			return -1;
 		d->tok_tables = calloc((size_t)gb->n_streams,
 				       sizeof(*d->tok_tables));
-		if (!d->tok_tables)
+		d->tok_locks = calloc((size_t)gb->n_streams,
+				      sizeof(*d->tok_locks));
+		if (!d->tok_tables || !d->tok_locks)
 			return -1;
+		for (int s = 0; s < gb->n_streams; s++)
+			pthread_mutex_init(&d->tok_locks[s], NULL);
 		for (int s = 0; s < gb->n_streams; s++)
 			if (cudaMalloc((void **)&d->tok_tables[s], table) ||
 			    cudaMemset(d->tok_tables[s], 0, table))
@@ -67,7 +75,7 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 		     * number: never uninitialised */
 		    cudaMemset(c->d_units, 0, units) ||
 		    cudaMalloc((void **)&c->d_n, sizeof(*c->d_n)) ||
-		    cudaMallocHost((void **)&c->h_units, GH_GPU_TOK_COPY *
+		    cudaMallocHost((void **)&c->h_units, gb->tok_copy *
 				   sizeof(*c->h_units)) ||
 		    cudaMallocHost((void **)&c->h_n, sizeof(*c->h_n)))
 			goto out_of_memory;
@@ -81,17 +89,20 @@ out_of_memory:
 cudaError_t gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c)
 {
 	const struct gh_chunk *ch = &c->chunk;
+	pthread_mutex_t *lock = &c->device->tok_locks[c->stream_index];
 	cudaError_t err;
 
+	pthread_mutex_lock(lock);
 	err = gh_kernel_tokens(c->dev, ch->tok_from, ch->tok_to, gb->tok_view,
 			       gb->tok_field, gb->tok_separator,
 			       c->device->tok_tables[c->stream_index],
 			       c->d_units, c->d_n, c->stream);
+	pthread_mutex_unlock(lock);
 	if (err == cudaSuccess)
 		err = cudaMemcpyAsync(c->h_n, c->d_n, sizeof(*c->h_n),
 				      cudaMemcpyDeviceToHost, c->stream);
 	if (err == cudaSuccess)
-		err = cudaMemcpyAsync(c->h_units, c->d_units, GH_GPU_TOK_COPY *
+		err = cudaMemcpyAsync(c->h_units, c->d_units, gb->tok_copy *
 				      sizeof(*c->h_units),
 				      cudaMemcpyDeviceToHost, c->stream);
 	return err;
@@ -106,7 +117,7 @@ void gh_gpu_tokens_take(struct gpu_backend *gb, struct gpu_chunk *c)
 
 	c->tok_pending = NULL;
 	for (uint32_t i = 0; i < n;) {
-		uint32_t k = n - i < GH_GPU_TOK_COPY ? n - i : GH_GPU_TOK_COPY;
+		uint32_t k = n - i < gb->tok_copy ? n - i : gb->tok_copy;
 		cudaError_t err;
 
 		/* Past the first ones, copied back with the chunk. */
@@ -155,8 +166,12 @@ void gh_gpu_tokens_free(struct gpu_backend *gb)
 		gh_gpu_use_device(d->id);
 		for (int s = 0; d->tok_tables && s < gb->n_streams; s++)
 			cudaFree(d->tok_tables[s]);
+		for (int s = 0; d->tok_locks && s < gb->n_streams; s++)
+			pthread_mutex_destroy(&d->tok_locks[s]);
 		free(d->tok_tables);
+		free(d->tok_locks);
 		d->tok_tables = NULL;
+		d->tok_locks = NULL;
 	}
 }
 #endif
