@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "table.h"
 
@@ -35,9 +36,40 @@ uint64_t gh_token_table_bytes(const struct gh_token_table *t)
 	return t->cap * sizeof(*t->slot) + t->arena_cap;
 }
 
+/* Slot arrays this large are mapped with their pages faulted in at once:
+ * a table that doubles touches every page of each new array at random,
+ * and faulting them one at a time was most of the system time (bench/
+ * NOTES.md, "Tokens on the GPU").  Smaller ones come from malloc. */
+#define MAPPED ((uint64_t)1 << 20)
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
+
+static struct gh_token_entry *slots_new(uint64_t cap)
+{
+	size_t bytes = cap * sizeof(struct gh_token_entry);
+	void *p;
+
+	if (bytes < MAPPED)
+		return calloc(cap, sizeof(struct gh_token_entry));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void slots_free(struct gh_token_entry *slot, uint64_t cap)
+{
+	size_t bytes = cap * sizeof(*slot);
+
+	if (bytes < MAPPED)
+		free(slot);
+	else if (slot)
+		munmap(slot, bytes);
+}
+
 static int grow_slots(struct gh_token_table *t, uint64_t cap)
 {
-	struct gh_token_entry *slot = calloc(cap, sizeof(*slot));
+	struct gh_token_entry *slot = slots_new(cap);
 
 	if (!slot)
 		return -1;
@@ -51,7 +83,7 @@ static int grow_slots(struct gh_token_table *t, uint64_t cap)
 			k = (k + 1) & (cap - 1);
 		slot[k] = *e;
 	}
-	free(t->slot);
+	slots_free(t->slot, t->cap);
 	t->slot = slot;
 	t->cap = cap;
 	return 0;
@@ -132,7 +164,7 @@ void gh_token_table_clear(struct gh_token_table *t)
 
 void gh_token_table_free(struct gh_token_table *t)
 {
-	free(t->slot);
+	slots_free(t->slot, t->cap);
 	free(t->arena);
 	*t = (struct gh_token_table){ 0 };
 }
