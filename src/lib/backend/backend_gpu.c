@@ -275,7 +275,6 @@ static int gpu_destroy(struct gh_backend *b)
 
 	/* Best effort: a failed device has already been reported. */
 	gh_gpu_members_free(gb);
-	gh_gpu_tokens_free(gb);
 	for (int i = 0; gb->chunks && i < gb->n_chunks; i++) {
 		struct gpu_chunk *c = &gb->chunks[i];
 
@@ -288,8 +287,12 @@ static int gpu_destroy(struct gh_backend *b)
 			cudaEventDestroy(c->counted);
 		cudaFreeHost(c->chunk.data);
 		cudaFree(c->dev);
-		pthread_mutex_destroy(&c->tok_lock);
 	}
+	/* Once no chunk is in flight. */
+	gh_gpu_tokens_free(gb);
+	for (int i = 0; gb->chunks && i < gb->n_chunks; i++)
+		if (gb->chunks[i].device)
+			pthread_mutex_destroy(&gb->chunks[i].tok_lock);
 	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 

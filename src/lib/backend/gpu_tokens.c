@@ -80,6 +80,12 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 		    cudaMallocHost((void **)&c->h_n, sizeof(*c->h_n)))
 			goto out_of_memory;
 	}
+	/* The tables' zeroes in place before any chunk's stream (which
+	 * does not wait for the legacy one) counts on them. */
+	for (int i = 0; i < gb->n_devices; i++)
+		if (gh_gpu_use_device(gb->devices[i].id) ||
+		    cudaDeviceSynchronize())
+			goto out_of_memory;
 	return 0;
 out_of_memory:
 	cudaGetLastError();     /* not a sticky error: clear it */
@@ -125,6 +131,7 @@ void gh_gpu_tokens_take(struct gpu_backend *gb, struct gpu_chunk *c)
 			  (err = cudaMemcpy(c->h_units, c->d_units + i,
 					    k * sizeof(*c->h_units),
 					    cudaMemcpyDeviceToHost)))) {
+			/* The input then fails in finish() (gb->failed). */
 			gh_gpu_failed(&gb->base, "copying tokens back", err);
 			return;
 		}
