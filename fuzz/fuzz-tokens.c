@@ -12,6 +12,12 @@
  * between separator bytes, or "" where there are fewer.  A disagreement
  * aborts.
  *
+ * Half the chunks, chosen by the seed, are cut as the GPU backend cuts
+ * them (gh_tokens_cut_ends: the ends kept, the inside left to the device)
+ * and their inside counted by the reference itself standing in for the
+ * device, each distinct unit added once with its count and hash
+ * (gh_tokens_add), as gpu_tokens.c adds a chunk's list.
+ *
  * The first byte chooses: bits 0-1 the view (words, lines, a field of
  * blanks, a field between separators), bits 2-4 the field (1..8), bits
  * 5-7 the largest chunk (1 .. 128 bytes); the second byte the separator;
@@ -25,6 +31,7 @@
 
 #include "gpuhist.h"
 #include "counts.h"
+#include "table.h"
 #include "tokens.h"
 
 struct tok {
@@ -173,6 +180,31 @@ static int gather(void *ctx, const struct gpuhist_tokens *part)
 	return 0;
 }
 
+/* Cuts a chunk as the GPU backend does, the reference counting what the
+ * device would; 0 or -1. */
+static int device_cut(struct gh_tokens *t, const struct gpuhist_options *o,
+		      const unsigned char *p, size_t len, uint64_t offset)
+{
+	uint64_t from, to;
+	struct ref r = { 0 };
+	int ret = 0;
+
+	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
+		return -1;
+	reference(p + from, (size_t)(to - from), o->tokens, o->field,
+		  o->separator, &r);
+	collapse(&r);
+	for (size_t i = 0; i < r.n && !ret; i++) {
+		struct gh_unit u = { r.t[i].p, r.t[i].len,
+				     gh_token_hash(r.t[i].p, r.t[i].len),
+				     r.t[i].count };
+
+		ret = gh_tokens_add(t, &u, 1);
+	}
+	free(r.t);
+	return ret;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 3)
@@ -219,9 +251,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!t)
 		abort();
-	for (size_t i = 0; i < nc; i++)
-		if (gh_tokens_cut(t, d + c[i].at, c[i].len, c[i].at))
+	for (size_t i = 0; i < nc; i++) {
+		seed = seed * 1103515245u + 12345u;
+		if (seed >> 16 & 1
+		    ? device_cut(t, &opts, d + c[i].at, c[i].len, c[i].at)
+		    : gh_tokens_cut(t, d + c[i].at, c[i].len, c[i].at))
 			abort();
+	}
 	if (gh_tokens_end(t, n, &got))
 		abort();
 

@@ -294,6 +294,56 @@ static struct sort_key *keys_of(const struct gpuhist_token *t, size_t len)
 	return keys;
 }
 
+/* Moves heap[i] down to its place in a heap of n whose root is the last
+ * in by_key's order. */
+static void sift_down(struct sort_key *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t last = i, l = 2 * i + 1, r = l + 1;
+
+		if (l < n && by_key(&heap[l], &heap[last]) > 0)
+			last = l;
+		if (r < n && by_key(&heap[r], &heap[last]) > 0)
+			last = r;
+		if (last == i)
+			return;
+		swap_keys(&heap[i], &heap[last]);
+		i = last;
+	}
+}
+
+/* The keys of the n first of len tokens in by_key's order, in no order (a
+ * copy the caller frees; NULL when out of memory).  Fewer than all: one
+ * pass keeping the best in a heap, so that picking the 20 commonest of
+ * millions of tokens neither sorts nor copies them all. */
+static struct sort_key *best_keys(const struct gpuhist_token *t, size_t len,
+				  size_t n)
+{
+	struct sort_key *heap;
+
+	if (n >= len)
+		return keys_of(t, len);
+	heap = malloc((n ? n : 1) * sizeof(*heap));
+	if (!heap || !n)
+		return heap;
+	for (size_t i = 0; i < n; i++)
+		key_of(&t[i], &heap[i]);
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(heap, n, i);
+	for (size_t i = n; i < len; i++) {
+		struct sort_key k;
+
+		if (t[i].count < heap[0].count)
+			continue;       /* behind the last kept, at a glance */
+		key_of(&t[i], &k);
+		if (by_key(&k, &heap[0]) < 0) {
+			heap[0] = k;
+			sift_down(heap, n, 0);
+		}
+	}
+	return heap;
+}
+
 /* The --top commonest, kept across parts (their bytes copied). */
 struct best {
 	size_t top;
@@ -315,7 +365,7 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 {
 	struct best *b = ctx;
 	size_t n = part->distinct < b->top ? part->distinct : b->top;
-	struct sort_key *keys = keys_of(part->token, part->distinct);
+	struct sort_key *keys = best_keys(part->token, part->distinct, n);
 	struct gpuhist_token *t = realloc(b->t, (b->n + n + 1) * sizeof(*t));
 
 	if (!keys || !t) {
@@ -325,7 +375,6 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 		return -1;
 	}
 	b->t = t;
-	select_first(keys, part->distinct, n);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *copy = malloc(keys[i].t->len ? keys[i].t->len : 1);
 
@@ -435,9 +484,9 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		}
 		n = owned->n;
 	} else {
-		struct sort_key *keys = keys_of(tk->token, tk->distinct);
-
 		n = *has_other ? (size_t)rep->top : tk->distinct;
+		struct sort_key *keys = best_keys(tk->token, tk->distinct, n);
+
 		owned->t = malloc((n ? n : 1) * sizeof(*owned->t));
 		if (!keys || !owned->t) {
 			free(keys);
@@ -446,8 +495,6 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 			gh_msg("out of memory for the rows of the tokens");
 			return -1;
 		}
-		if (*has_other)
-			select_first(keys, tk->distinct, n);
 		for (size_t i = 0; i < n; i++)
 			owned->t[i] = *keys[i].t;
 		free(keys);

@@ -156,6 +156,31 @@ int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n)
 	return gh_counts_add_hashed(c, units, n);
 }
 
+/* Adds n units to table k, whose lock the caller holds, and lets it go;
+ * 0 or -1. */
+static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
+			int n)
+{
+	struct shard *sh = &c->shard[k];
+	uint64_t limit = c->memory / SHARDS;
+	int ret = 0;
+
+	for (int i = 0; i < n && !ret; i++) {
+		ret = gh_token_table_add(&sh->table, u[i].p, u[i].len,
+					 u[i].hash, u[i].n, limit);
+		if (ret == 1) {
+			/* Full: to disk, then into the empty table. */
+			ret = write_table(c, &sh->table, &sh->spilled);
+			if (!ret)
+				ret = gh_token_table_add(&sh->table, u[i].p,
+							 u[i].len, u[i].hash,
+							 u[i].n, 0);
+		}
+	}
+	pthread_mutex_unlock(&sh->lock);
+	return ret;
+}
+
 int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 {
 	/* Grouped by table: on the stack for the batches tokens.c and sum.c
@@ -164,7 +189,7 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 	struct gh_unit *by_shard = n <= 1024 ? stack
 				   : malloc((size_t)n * sizeof(*by_shard));
 	int start[SHARDS + 1] = { 0 }, at[SHARDS], ret = 0;
-	uint64_t limit = c->memory / SHARDS;
+	int busy[SHARDS], n_busy = 0;
 
 	if (!by_shard)
 		return fail(c);
@@ -175,28 +200,22 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 	memcpy(at, start, sizeof(at));
 	for (int i = 0; i < n; i++)
 		by_shard[at[units[i].hash >> (64 - SHARD_BITS)]++] = units[i];
+	/* A table another thread holds (growing, or written out) is left
+	 * for after the others, so threads do not queue behind it. */
 	for (int k = 0; k < SHARDS && !ret; k++) {
-		struct shard *sh = &c->shard[k];
-
 		if (start[k] == start[k + 1])
 			continue;
-		pthread_mutex_lock(&sh->lock);
-		for (int i = start[k]; i < start[k + 1] && !ret; i++) {
-			const struct gh_unit *u = &by_shard[i];
-
-			ret = gh_token_table_add(&sh->table, u->p, u->len,
-						 u->hash, u->n, limit);
-			if (ret == 1) {
-				/* Full: to disk, then into the empty table. */
-				ret = write_table(c, &sh->table, &sh->spilled);
-				if (!ret)
-					ret = gh_token_table_add(&sh->table,
-								 u->p, u->len,
-								 u->hash, u->n,
-								 0);
-			}
+		if (pthread_mutex_trylock(&c->shard[k].lock)) {
+			busy[n_busy++] = k;
+			continue;
 		}
-		pthread_mutex_unlock(&sh->lock);
+		ret = add_to_shard(c, k, by_shard + start[k],
+				   start[k + 1] - start[k]);
+	}
+	for (int i = 0; i < n_busy && !ret; i++) {
+		pthread_mutex_lock(&c->shard[busy[i]].lock);
+		ret = add_to_shard(c, busy[i], by_shard + start[busy[i]],
+				   start[busy[i] + 1] - start[busy[i]]);
 	}
 	if (by_shard != stack)
 		free(by_shard);

@@ -40,7 +40,7 @@ uint64_t gh_token_table_bytes(const struct gh_token_table *t)
  * a table that doubles touches every page of each new array at random,
  * and faulting them one at a time was most of the system time (bench/
  * NOTES.md, "Tokens on the GPU").  Smaller ones come from malloc. */
-#define MAPPED ((uint64_t)1 << 20)
+#define MAPPED ((uint64_t)1 << 16)
 #ifndef MAP_POPULATE
 #define MAP_POPULATE 0
 #endif
