@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 42
+plan 44
 
 # check_view DESC VIEW PLAIN ARGS...: gpuhist ARGS in json against Python.
 check_view() {
@@ -159,6 +159,29 @@ printf 'tab\there\nbell\a\n' | "$GPUHIST" --lines -f tsv >tsv
 is "tsv: a tab and a control byte escaped" "$(sed -n 2,3p tsv | cut -f2 | sort | tr '\n' ' ')" 'bell\x07 tab\there '
 printf 'a,b "q"\n' | "$GPUHIST" --lines -f csv >csv
 is "csv: a token with a comma and quotes, quoted" "$(sed -n 2p csv)" '-,"a,b ""q""",1'
+
+# --top among equal counts: the commonest, ties in byte order, whatever
+# order the tokens come in (a heap picks them): Python's sort.
+python3 -c 'import random
+r = random.Random(18)
+w = ["%x" % r.getrandbits(r.choice((4, 20, 70, 140))) for _ in range(30000)]
+w += [r.choice(w) for _ in range(20000)]
+r.shuffle(w)
+print(" ".join(w))' >ties
+for top in 7 300; do
+	"$GPUHIST" -t --top=$top -f tsv --chunk-size=4k --threads=3 ties >got
+	python3 - ties $top <<'PY' >want
+import collections, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+top = int(sys.argv[2])
+print("input\ttoken\tcount")
+for k, n in rows[:top]:
+    print("ties\t%s\t%d" % (k.decode(), n))
+print("ties\t(other)\t%d" % sum(n for _, n in rows[top:]))
+PY
+	same_file "--top=$top among many equal counts: Python's sorted(...)[:$top]" got want
+done
 
 # Usage errors.
 "$GPUHIST" -t -m log >/dev/null 2>&1

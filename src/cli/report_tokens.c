@@ -333,8 +333,12 @@ static struct sort_key *best_keys(const struct gpuhist_token *t, size_t len,
 	for (size_t i = n; i < len; i++) {
 		struct sort_key k;
 
-		if (t[i].count < heap[0].count)
-			continue;       /* behind the last kept, at a glance */
+		/* Behind the last kept, at a glance (by_key's ties are
+		 * by_bytes' order). */
+		if (t[i].count < heap[0].count ||
+		    (t[i].count == heap[0].count &&
+		     by_bytes(&t[i], heap[0].t) > 0))
+			continue;
 		key_of(&t[i], &k);
 		if (by_key(&k, &heap[0]) < 0) {
 			heap[0] = k;
