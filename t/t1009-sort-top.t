@@ -95,7 +95,7 @@ like "--top: the commonest bin shown has the whole bar, (other) no more" \
 printf 'ab1\xe2\x80\x8b' >cats
 "$GPUHIST" -m -c -f csv --top=3 --sort=count cats >cats.csv
 is "-m -c --top=3: the category other and the remainder (other) apart" \
-	"$(cut -d, -f2 cats.csv | sed 1d | sort | tr '\n' ' ')" \
+	"$(cut -d, -f2 cats.csv | sed 1d | LC_ALL=C sort | tr '\n' ' ')" \
 	"(other) letter number other "
 
 run_gh --sort=often text
