@@ -114,6 +114,32 @@ gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
 # gendata SEED BYTES: deterministic mixed test data on stdout (t/gendata.py).
 gendata() { python3 "$T_SRCDIR/gendata.py" "$@"; }
 
+# check_tokens DESC VIEW PLAIN ARGS...: gpuhist -f json ARGS (run in the
+# current directory), its tokens against Python's counting of the file
+# PLAIN in VIEW (t/tokenoracle.py's words, lines, field:N, field:N:BYTE).
+check_tokens() {
+	local desc=$1 view=$2 plain=$3 status verdict
+	shift 3
+	"$GPUHIST" -f json "$@" >got.json 2>err
+	status=$?
+	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json 2>&1)
+	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
+	is "$desc" "$verdict" same
+}
+
+# token_args VIEW: gpuhist's options for a view of tokenoracle.py's.
+token_args() {
+	local rest
+	case $1 in
+	words) echo -t ;;
+	lines) echo --lines ;;
+	field:*:*) rest=${1#field:}
+		   printf -- '--field=%s -F %b' "${rest%%:*}" \
+			   "\\0$(printf %03o "${rest#*:}")" ;;
+	field:*) echo "--field=${1#field:}" ;;
+	esac
+}
+
 # run_gh ARGS...: runs gpuhist with stdout in $TMP/out and stderr in
 # $TMP/err; the exit status is left in $rc, stderr's text in $err.
 run_gh() {

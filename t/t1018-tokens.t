@@ -14,72 +14,51 @@ cd "$TMP" || exit 1
 
 plan 44
 
-# check_view DESC VIEW PLAIN ARGS...: gpuhist ARGS in json against Python.
-check_view() {
-	desc=$1 view=$2 plain=$3
-	shift 3
-	"$GPUHIST" -f json "$@" >got.json 2>err
-	status=$?
-	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json 2>&1)
-	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
-	is "$desc" "$verdict" same
-}
-# args VIEW: gpuhist's options for a view of tokenoracle.py's.
-args() {
-	case $1 in
-	words) echo -t ;;
-	lines) echo --lines ;;
-	field:*:*) IFS=: read -r _ n b <<<"$1"
-		   printf -- '--field=%s -F %b' "$n" "\\$(printf %03o "$b")" ;;
-	field:*) echo "--field=${1#field:}" ;;
-	esac
-}
-
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
 views="words lines field:1 field:9 field:2:34"
 
 for v in $views; do
 	# shellcheck disable=SC2046
-	check_view "log, $v" "$v" log $(args "$v") log
+	check_tokens "log, $v" "$v" log $(token_args "$v") log
 done
 for v in words lines field:9; do
 	# shellcheck disable=SC2046
-	check_view "log, $v, chunks of 7 bytes" "$v" log \
-		$(args "$v") --chunk-size=7 --threads=3 log
+	check_tokens "log, $v, chunks of 7 bytes" "$v" log \
+		$(token_args "$v") --chunk-size=7 --threads=3 log
 done
 # shellcheck disable=SC2046
-check_view "log, words, 4 readers of 64 KiB chunks" words log \
+check_tokens "log, words, 4 readers of 64 KiB chunks" words log \
 	-t --chunk-size=64k --threads=4 log
 # shellcheck disable=SC2046
-check_view "log, lines, through a pipe" lines log --lines - <log
+check_tokens "log, lines, through a pipe" lines log --lines - <log
 
 # Compressed, cut inside tokens wherever the pieces fall.
 gzip -6 -n -c log >log.gz
 for v in words field:1; do
 	# shellcheck disable=SC2046
-	GPUHIST_GZIP_REGION=65536 check_view "log.gz in parallel regions, $v" \
-		"$v" log $(args "$v") --threads=4 --chunk-size=4k log.gz
+	GPUHIST_GZIP_REGION=65536 check_tokens "log.gz in parallel regions, $v" \
+		"$v" log $(token_args "$v") --threads=4 --chunk-size=4k log.gz
 done
 if command -v bgzip >/dev/null; then
 	bgzip -l 6 -c log >log.bgz
-	check_view "BGZF, lines, 4 threads" lines log --lines --threads=4 log.bgz
+	check_tokens "BGZF, lines, 4 threads" lines log --lines --threads=4 log.bgz
 else
 	skip "BGZF, lines, 4 threads" "no bgzip"
 fi
 split -n 5 log piece.
 for p in piece.a?; do gzip -1 -n -c "$p"; done >members.gz
-check_view "5 gzip members cut inside lines, words" words log -t --threads=4 members.gz
-check_view "5 gzip members, field 1" field:1 log --field=1 --threads=2 members.gz
+check_tokens "5 gzip members cut inside lines, words" words log -t --threads=4 members.gz
+check_tokens "5 gzip members, field 1" field:1 log --field=1 --threads=2 members.gz
 if command -v zstd >/dev/null; then
 	for p in piece.a?; do zstd -q -c "$p"; done >frames.zst
-	check_view "5 zstd frames cut inside lines, lines" lines log --lines --threads=4 frames.zst
+	check_tokens "5 zstd frames cut inside lines, lines" lines log --lines --threads=4 frames.zst
 else
 	skip "5 zstd frames cut inside lines, lines" "no zstd"
 fi
 if command -v xz >/dev/null; then
 	xz -T2 --block-size=300000 -c log >blocks.xz
-	check_view "xz blocks, words" words log -t --threads=4 blocks.xz
+	check_tokens "xz blocks, words" words log -t --threads=4 blocks.xz
 else
 	skip "xz blocks, words" "no xz"
 fi
@@ -90,8 +69,8 @@ if [ -n "$mans" ]; then
 	# shellcheck disable=SC2086
 	cat $mans >man.gz
 	gzip -dc man.gz >man
-	check_view "40 man pages, words" words man -t man.gz
-	check_view "40 man pages, lines, chunks of 100 bytes" lines man --lines --chunk-size=100 man.gz
+	check_tokens "40 man pages, words" words man -t man.gz
+	check_tokens "40 man pages, lines, chunks of 100 bytes" lines man --lines --chunk-size=100 man.gz
 else
 	skip "40 man pages, words" "no man pages"
 	skip "40 man pages, lines" "no man pages"
@@ -99,31 +78,31 @@ fi
 
 # Edge cases.
 : >empty
-check_view "empty input, words" words empty -t empty
-check_view "empty input, lines" lines empty --lines empty
+check_tokens "empty input, words" words empty -t empty
+check_tokens "empty input, lines" lines empty --lines empty
 printf '\n\n\n' >newlines
-check_view "only newlines, lines (three empty lines)" lines newlines --lines newlines
-check_view "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
+check_tokens "only newlines, lines (three empty lines)" lines newlines --lines newlines
+check_tokens "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
 printf 'a b\r\nc d\r\n\r\nlast' >crlf
 for v in words lines field:2; do
 	# shellcheck disable=SC2046
-	check_view "CRLF and no last newline, $v, chunks of 1 byte" "$v" crlf \
-		$(args "$v") --chunk-size=1 crlf
+	check_tokens "CRLF and no last newline, $v, chunks of 1 byte" "$v" crlf \
+		$(token_args "$v") --chunk-size=1 crlf
 done
 printf 'a\0b c\0\0d\n\0\n\xff\xfe caf\xc3\xa9 \xc3\n' >odd
 for v in words lines; do
-	check_view "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
-		$(args "$v") odd
+	check_tokens "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
+		$(token_args "$v") odd
 done
 python3 -c 'import sys
 sys.stdout.buffer.write(b"x" * 300000 + b"\n" + b"y" * 5 + b"\n" + b"x" * 300000 + b"\n")' >long
-check_view "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
+check_tokens "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
 	--lines --chunk-size=64k --threads=2 long
 python3 -c 'import random
 random.seed(1018)
 for _ in range(200000): print("%016x" % random.getrandbits(64))' >distinct
-check_view "200000 distinct lines" lines distinct --lines distinct
-check_view "a separator byte, fields 3 of a:b::c" field:3:58 odd --field=3 -F : odd
+check_tokens "200000 distinct lines" lines distinct --lines distinct
+check_tokens "a separator byte, fields 3 of a:b::c" field:3:58 odd --field=3 -F : odd
 
 # Against awk and sort | uniq -c (C locale: bytes).
 LC_ALL=C awk '{c[$1]++} END {for (k in c) print c[k] "\t" k}' log | sort >want

@@ -15,44 +15,29 @@ cd "$TMP" || exit 1
 
 plan 33
 
-# check_view DESC VIEW PLAIN ARGS...: gpuhist --backend=gpu ARGS in json
-# against Python.
-check_view() {
-	desc=$1 view=$2 plain=$3
+# check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
+check_gpu() {
+	d=$1 v=$2 p=$3
 	shift 3
-	"$GPUHIST" --backend=gpu -f json "$@" >got.json 2>err
-	status=$?
-	verdict=$(python3 "$T_SRCDIR/tokenoracle.py" "$view" "$plain" got.json 2>&1)
-	[ $status = 0 ] || verdict="exit $status: $(head -c 300 err) $verdict"
-	is "$desc" "$verdict" same
-}
-# args VIEW: gpuhist's options for a view of tokenoracle.py's.
-args() {
-	case $1 in
-	words) echo -t ;;
-	lines) echo --lines ;;
-	field:*:*) IFS=: read -r _ n b <<<"$1"
-		   printf -- '--field=%s -F %b' "$n" "\\$(printf %03o "$b")" ;;
-	field:*) echo "--field=${1#field:}" ;;
-	esac
+	check_tokens "$d" "$v" "$p" --backend=gpu "$@"
 }
 
 gen log 3000000 >log
 for v in words lines field:1 field:9 field:2:34; do
 	# shellcheck disable=SC2046
-	check_view "log, $v" "$v" log $(args "$v") log
+	check_gpu "log, $v" "$v" log $(token_args "$v") log
 done
 for v in words lines field:9; do
 	# shellcheck disable=SC2046
-	check_view "log, $v, 3 readers of 4 KiB chunks" "$v" log \
-		$(args "$v") --chunk-size=4k --threads=3 log
+	check_gpu "log, $v, 3 readers of 4 KiB chunks" "$v" log \
+		$(token_args "$v") --chunk-size=4k --threads=3 log
 done
-check_view "log, words, chunks of 100 bytes" words log -t --chunk-size=100 log
-check_view "log, field:1, 16 MiB chunks" field:1 log --field=1 --chunk-size=16M log
-check_view "log, lines, through a pipe" lines log --lines - <log
+check_gpu "log, words, chunks of 100 bytes" words log -t --chunk-size=100 log
+check_gpu "log, field:1, 16 MiB chunks" field:1 log --field=1 --chunk-size=16M log
+check_gpu "log, lines, through a pipe" lines log --lines - <log
 gzip -6 -n -c log >log.gz
-check_view "log.gz, words" words log -t log.gz
-GPUHIST_GZIP_REGION=65536 check_view "log.gz in parallel regions, field:1" \
+check_gpu "log.gz, words" words log -t log.gz
+GPUHIST_GZIP_REGION=65536 check_gpu "log.gz in parallel regions, field:1" \
 	field:1 log --field=1 --threads=4 --chunk-size=64k log.gz
 
 mans=$(find /usr/share/man -name '*.gz' 2>/dev/null | sort | head -40)
@@ -60,8 +45,8 @@ if [ -n "$mans" ]; then
 	# shellcheck disable=SC2086
 	cat $mans >man.gz
 	gzip -dc man.gz >man
-	check_view "40 man pages, words" words man -t man.gz
-	check_view "40 man pages, lines, chunks of 100 bytes" lines man \
+	check_gpu "40 man pages, words" words man -t man.gz
+	check_gpu "40 man pages, lines, chunks of 100 bytes" lines man \
 		--lines --chunk-size=100 man.gz
 else
 	skip "40 man pages, words" "no man pages"
@@ -70,34 +55,34 @@ fi
 
 # Edge cases.
 printf '\n\n\n' >newlines
-check_view "only newlines, lines (three empty lines)" lines newlines --lines newlines
-check_view "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
+check_gpu "only newlines, lines (three empty lines)" lines newlines --lines newlines
+check_gpu "only newlines, field 2 (three empty fields)" field:2 newlines --field=2 newlines
 python3 -c 'import sys
 sys.stdout.buffer.write(b"a b\r\nc d\r\n\r\n" * 5000 + b"last")' >crlf
 for v in words lines field:2; do
 	# shellcheck disable=SC2046
-	check_view "CRLF and no last newline, $v, chunks of 64 bytes" "$v" crlf \
-		$(args "$v") --chunk-size=64 crlf
+	check_gpu "CRLF and no last newline, $v, chunks of 64 bytes" "$v" crlf \
+		$(token_args "$v") --chunk-size=64 crlf
 done
 python3 -c 'import sys
 sys.stdout.buffer.write(b"a\0b c\0\0d\n\0\n\xff\xfe caf\xc3\xa9 \xc3\n" * 3000)' >odd
 for v in words lines field:2; do
 	# shellcheck disable=SC2046
-	check_view "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
-		$(args "$v") odd
+	check_gpu "NUL bytes and bytes that are not UTF-8, $v" "$v" odd \
+		$(token_args "$v") odd
 done
-check_view "a separator byte, field 3 of a:b::c" field:3:58 odd --field=3 -F : odd
+check_gpu "a separator byte, field 3 of a:b::c" field:3:58 odd --field=3 -F : odd
 python3 -c 'import sys
 sys.stdout.buffer.write((b"x" * 300000 + b"\n" + b"y" * 5 + b"\n") * 3 + b"z\n" * 1000)' >long
-check_view "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
+check_gpu "lines longer than a chunk (300000 bytes, 64 KiB chunks)" lines long \
 	--lines --chunk-size=64k --threads=2 long
 python3 -c 'import random
 random.seed(3700)
 for _ in range(300000): print("%016x" % random.getrandbits(64))' >distinct
-check_view "300000 distinct lines" lines distinct --lines distinct
-check_view "300000 distinct lines spilled past --memory=1M" lines distinct \
+check_gpu "300000 distinct lines" lines distinct --lines distinct
+check_gpu "300000 distinct lines spilled past --memory=1M" lines distinct \
 	--lines --memory=1M -T "$TMP" distinct
-check_view "log, words, device 0 listed twice" words log -t --devices=0,0 log
+check_gpu "log, words, device 0 listed twice" words log -t --devices=0,0 log
 
 "$GPUHIST" --backend=gpu -v -t log 2>err >/dev/null
 ok "$(grep -q 'tokens counted on the device' err; echo $?)" \
