@@ -52,7 +52,8 @@ struct gh_chunk {
 	unsigned char phase;
 	/* Counting tokens where the backend counts them itself (its
 	 * `tokens`): the tokens that the units of data[tok_from, tok_to)
-	 * go to, NULL for none (submit.c sets all three). */
+	 * go to, NULL for none (submit.c sets all three before every submit
+	 * with bytes; a submit of none reads them not). */
 	struct gh_tokens *tokens;
 	uint64_t tok_from, tok_to;
 };

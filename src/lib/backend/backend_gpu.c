@@ -122,7 +122,6 @@ static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 		release(gb, c);
 		return NULL;
 	}
-	c->chunk.tokens = NULL;
 	return &c->chunk;
 }
 

@@ -75,7 +75,6 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 	if (!why)
 		why = cut(j, c, c->data, c->data + len, len, at, &left);
 	if (why) {
-		c->tokens = NULL;
 		b->ops->submit(b, input, c, 0);
 		return why;
 	}

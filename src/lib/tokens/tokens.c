@@ -318,8 +318,6 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 {
 	uint64_t from, to;
 
-	if (!len)
-		return 0;
 	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
 		return -1;
 	if (from < to && count_inside(t, p + from, p + to)) {
