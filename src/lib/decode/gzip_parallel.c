@@ -1,9 +1,14 @@
 /* gzip_parallel.c - one gzip file decoded on several cores at once
  *
  * In the manner of pugz and rapidgzip (Kerbiriou & Chikhi 2019; Knespel &
- * Brunst, HPDC 2023).  The compressed file is cut into regions (eight a
- * thread, 128 KiB to 1 MiB), one task each, taken in order by `threads`
- * workers:
+ * Brunst, HPDC 2023).  The compressed file is cut into regions, one task
+ * each, taken in order by `threads` workers.  A region's size follows the
+ * data: it is cut when its task is taken, so that it decodes to about
+ * OUT_TARGET bytes at the ratio the last published regions had (within
+ * [REGION_FLOOR, REGION_BYTES], eight regions a thread at least).  A fixed
+ * compressed size would make regions of highly repetitive logs (9:1 and
+ * more) overflow a task's symbols, and a task that overflows before its
+ * window is known holds up every task after it (bench/NOTES.md):
  *
  *  1. Look.  Task 0 starts at the first member's header.  Any other task
  *     looks in its region for a place a decoder could start: a gzip member
@@ -56,6 +61,13 @@
  * tasks never flush before their end. */
 #define REGION_BYTES ((uint64_t)1 << 20)
 #define REGION_MIN ((uint64_t)128 << 10)
+/* Decoded bytes a region is cut for, and the least compressed bytes one
+ * is given (GPUHIST_GZIP_REGION_OUT sets another target, for the
+ * benchmark; GPUHIST_GZIP_REGION fixes the compressed size instead).  The
+ * ratio assumed before any region has published is FIRST_RATIO. */
+#define OUT_TARGET ((uint64_t)4 << 20)
+#define REGION_FLOOR ((uint64_t)64 << 10)
+#define FIRST_RATIO 8.0
 #define OUT_SYMBOLS ((uint64_t)8 << 20)
 #define OUT_SYMBOLS_FIRST ((uint64_t)512 << 10)     /* doubled as needed */
 /* Compressed bytes read at once beyond what a task has. */
@@ -84,6 +96,7 @@ struct segment {
 /* One task: its region, and what it publishes. */
 struct task {
 	uint64_t index;
+	uint64_t from, to;              /* its region: compressed bytes */
 	bool published, done;
 	/* published: where it stopped and the window there */
 	bool end_of_stream;
@@ -102,14 +115,20 @@ static const struct gh_decoding in_regions = {
 
 struct par {
 	struct gh_gzip_stats *stats;
-	uint64_t region;                /* compressed bytes a task */
+	uint64_t region;                /* compressed bytes of the first tasks,
+					 * and the most a task gets */
+	bool fixed;                     /* every region that size (tests) */
+	uint64_t out_target;            /* decoded bytes a region is cut for */
+	double ratio;                   /* decoded bytes a compressed byte, of
+					 * the regions published last */
+	uint64_t next_from;             /* where the next task's region starts */
 	struct gh_backend *b;
 	const struct gh_joins *joins;   /* code points: each task a piece */
 	int input, fd;
 	uint64_t start, size;
 	gh_pieces_progress_fn progress;
 	void *ctx;
-	uint64_t n_tasks;
+	uint64_t n_tasks;               /* UINT64_MAX until the last is taken */
 	int n_slots;
 	struct task *slots;
 	pthread_mutex_t lock;
@@ -428,8 +447,7 @@ static void stitch(struct par *p)
 			p->stream_ended = true;
 		p->stitched++;
 		if (p->progress)
-			p->progress(p->ctx, 0, p->stitched * p->region < p->size
-					       ? p->stitched * p->region : p->size);
+			p->progress(p->ctx, 0, t->to);
 		pthread_cond_broadcast(&p->changed);
 	}
 }
@@ -453,7 +471,8 @@ static int resolve_tail(struct worker *w, unsigned bad_below,
 /* Publishes where task t stopped: the window is the last GH_WINDOW
  * symbols, resolved with win. */
 static int publish(struct worker *w, struct task *t, enum gh_dm_status st,
-		   unsigned bad_below, uint64_t member_out_before)
+		   unsigned bad_below, uint64_t member_out_before,
+		   uint64_t start_bit)
 {
 	struct par *p = w->p;
 	struct gh_dm *dm = &w->dm;
@@ -464,7 +483,16 @@ static int publish(struct worker *w, struct task *t, enum gh_dm_status st,
 	uint64_t mo = dm->member_at >= 0 ? total - (uint64_t)dm->member_at
 					 : member_out_before + total;
 
+	uint64_t in_bytes = (gh_dm_bit(dm) - start_bit) / 8;
+
 	pthread_mutex_lock(&p->lock);
+	/* The ratio the next regions are cut for: this region's, averaged
+	 * with those before it, the nearest weighing most. */
+	if (in_bytes >= 4096 && total >= GH_WINDOW) {
+		double r = (double)total / (double)in_bytes;
+
+		p->ratio = p->ratio > 0 ? (p->ratio + r) / 2 : r;
+	}
 	t->end_of_stream = st == GH_DM_END;
 	t->end_bit = gh_dm_bit(dm);
 	t->end_at = gh_dm_where(dm);
@@ -559,8 +587,8 @@ static int run_task(struct worker *w, uint64_t i)
 {
 	struct par *p = w->p;
 	struct task *t = slot_of(p, i);
-	uint64_t region = i * p->region;
-	uint64_t stop = (region + p->region) * 8;
+	uint64_t region = t->from;
+	uint64_t stop = t->to * 8;
 	uint64_t cand = 0;
 	enum gh_dm_at cand_at = GH_DM_AT_MEMBER;
 	enum gh_dm_status st = GH_DM_ERROR;
@@ -643,7 +671,7 @@ confirmed:
 	stage_to(w, RESOLVE);
 	if (st == GH_DM_ERROR)
 		goto invalid;
-	if (publish(w, t, st, bad_below, member_out))
+	if (publish(w, t, st, bad_below, member_out, cand))
 		goto invalid;
 	ret = flush_output(w, t, bad_below);
 	if (ret)
@@ -685,6 +713,17 @@ int gh_gzip_parallel_threads(const char *engine)
 	return engine && !strcmp(engine, "zlib") ? 2 : 4;
 }
 
+/* The decoded bytes a region is cut for: OUT_TARGET, or
+ * GPUHIST_GZIP_REGION_OUT's. */
+static uint64_t region_out_target(void)
+{
+	const char *env = getenv("GPUHIST_GZIP_REGION_OUT");
+	char *end;
+	unsigned long long v = env ? strtoull(env, &end, 10) : 0;
+
+	return v >= 4096 && !*end ? v : OUT_TARGET;
+}
+
 uint64_t gh_gzip_region(uint64_t size, int threads)
 {
 	const char *env = getenv("GPUHIST_GZIP_REGION");
@@ -700,8 +739,22 @@ uint64_t gh_gzip_region(uint64_t size, int threads)
 	return r < REGION_MIN ? REGION_MIN : r > REGION_BYTES ? REGION_BYTES : r;
 }
 
+/* The compressed bytes of the region about to be taken: p->region when
+ * fixed, else what decodes to out_target at the ratio seen last. */
+static uint64_t next_region(const struct par *p)
+{
+	if (p->fixed)
+		return p->region;
+	double ratio = p->ratio > 0 ? p->ratio : FIRST_RATIO;
+	double want = (double)p->out_target / ratio;
+	uint64_t r = want > (double)p->region ? p->region : (uint64_t)want;
+
+	return r < REGION_FLOOR ? REGION_FLOOR : r;
+}
+
 /* Takes the next task, waiting while its slot is still in use; the
- * task's number, or UINT64_MAX when there is none or the run failed. */
+ * task's number, or UINT64_MAX when there is none or the run failed.
+ * Its region is cut here, from where the one before it ends. */
 static uint64_t take_task(struct par *p)
 {
 	uint64_t i;
@@ -709,7 +762,8 @@ static uint64_t take_task(struct par *p)
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		i = p->next_task;
-		if (p->failed || p->backend_failed || i >= p->n_tasks) {
+		if (p->failed || p->backend_failed || i >= p->n_tasks ||
+		    p->next_from >= p->size) {
 			i = UINT64_MAX;
 			break;
 		}
@@ -724,6 +778,16 @@ static uint64_t take_task(struct par *p)
 
 		p->next_task++;
 		t->index = i;
+		t->from = p->next_from;
+		t->to = t->from + next_region(p);
+		/* no region of a few bytes left at the end */
+		if (t->to >= p->size ||
+		    (!p->fixed && p->size - t->to < REGION_FLOOR / 4))
+			t->to = p->size;
+		p->next_from = t->to;
+		if (t->to == p->size)
+			p->n_tasks = i + 1;
+		atomic_fetch_add(&p->stats->tasks, 1);
 		t->published = false;
 		t->done = false;
 		t->n_segs = 0;
@@ -788,16 +852,19 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 			 .fd = job->fd, .start = job->start, .size = job->size,
 			 .progress = job->progress, .ctx = job->ctx,
 			 .stats = &stats,
-			 .region = gh_gzip_region(job->size, threads) };
+			 .region = gh_gzip_region(job->size, threads),
+			 .fixed = getenv("GPUHIST_GZIP_REGION") != NULL,
+			 .out_target = region_out_target(),
+			 .n_tasks = UINT64_MAX };
 	struct worker *workers;
 	pthread_t *tids;
 	int started = 0;
 	enum gh_pieces_result res = GH_PIECES_SERIAL;
 
-	p.n_tasks = (p.size + p.region - 1) / p.region;
-	stats.tasks = p.n_tasks;
-	if ((uint64_t)threads > p.n_tasks)
-		threads = (int)p.n_tasks;
+	/* Regions start at p.region and shrink with the ratio: at least
+	 * this many. */
+	if ((uint64_t)threads > (p.size + p.region - 1) / p.region)
+		threads = (int)((p.size + p.region - 1) / p.region);
 	p.n_slots = 2 * threads + 2;
 	p.slots = calloc((size_t)p.n_slots, sizeof(*p.slots));
 	workers = calloc((size_t)threads, sizeof(*workers));
