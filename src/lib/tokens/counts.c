@@ -166,6 +166,12 @@ static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
 	int ret = 0;
 
 	for (int i = 0; i < n && !ret; i++) {
+		/* Most units that reach here are new or rare (local.c added
+		 * up the rest): each probe is a cache miss, so the slots of
+		 * the next few are fetched while this one is added. */
+		if (i + 6 < n && sh->table.cap)
+			__builtin_prefetch(&sh->table.slot[u[i + 6].hash &
+							   (sh->table.cap - 1)]);
 		ret = gh_token_table_add(&sh->table, u[i].p, u[i].len,
 					 u[i].hash, u[i].n, limit);
 		if (ret == 1) {

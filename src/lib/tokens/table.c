@@ -7,30 +7,6 @@
 
 #include "table.h"
 
-uint64_t gh_token_hash(const unsigned char *p, uint64_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full);
-
-	while (n >= 8) {
-		uint64_t v;
-
-		memcpy(&v, p, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		p += 8;
-		n -= 8;
-	}
-	if (n) {
-		uint64_t v = 0;
-
-		memcpy(&v, p, n);
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 29;
-	h *= 0xff51afd7ed558ccdull;
-	return h ^ (h >> 32);
-}
-
 uint64_t gh_token_table_bytes(const struct gh_token_table *t)
 {
 	return t->cap * sizeof(*t->slot) + t->arena_cap;
@@ -113,7 +89,7 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 			if (!e->count)
 				break;
 			if (e->hash == hash && e->len == len &&
-			    (!len || !memcmp(t->arena + e->at, p, len))) {
+			    gh_same_bytes(t->arena + e->at, p, len)) {
 				e->count += n;
 				t->total += n;
 				return 0;

@@ -4,7 +4,9 @@
 #ifndef GH_TOKEN_TABLE_H
 #define GH_TOKEN_TABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 struct gh_token_entry {
 	uint64_t hash;
@@ -19,7 +21,67 @@ struct gh_token_table {
 	uint64_t arena_len, arena_cap;
 };
 
-uint64_t gh_token_hash(const unsigned char *p, uint64_t len);
+/* The bytes at p, read little-endian: 8, 4 or 1 of them. */
+static inline uint64_t gh_load64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t gh_load32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* The token's hash: 8 bytes a step, the last 1-7 zero-padded (read with
+ * overlapping loads inside the token, never past it).  kernels/tokens.cu
+ * computes the same, bit for bit. */
+static inline uint64_t gh_token_hash(const unsigned char *p, uint64_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xc2b2ae3d27d4eb4full);
+
+	for (; n >= 8; p += 8, n -= 8) {
+		h = (h ^ gh_load64(p)) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (n) {
+		uint64_t v;
+
+		if (n >= 4)
+			v = gh_load32(p) |
+			    ((uint64_t)gh_load32(p + n - 4) >> (8 * (8 - n)))
+				    << 32;
+		else
+			v = p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) |
+			    (uint64_t)p[n - 1] << (8 * (n - 1));
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+/* Whether len bytes at a and b are the same: short keys compared with
+ * overlapping loads inside them, long ones by memcmp. */
+static inline bool gh_same_bytes(const unsigned char *a,
+				 const unsigned char *b, uint64_t len)
+{
+	if (len >= 8 && len <= 16)
+		return gh_load64(a) == gh_load64(b) &&
+		       gh_load64(a + len - 8) == gh_load64(b + len - 8);
+	if (len >= 4 && len < 8)
+		return gh_load32(a) == gh_load32(b) &&
+		       gh_load32(a + len - 4) == gh_load32(b + len - 4);
+	if (len < 4)
+		return !len || (a[0] == b[0] && a[len >> 1] == b[len >> 1] &&
+				a[len - 1] == b[len - 1]);
+	return !memcmp(a, b, len);
+}
 
 /* Adds n to the count of the len bytes at p (their hash given).  0; 1 when
  * the table holds something and would have to grow past limit bytes

@@ -25,10 +25,8 @@
 #include <string.h>
 
 #include "counts.h"
+#include "local.h"
 #include "tokens.h"
-
-/* Units found before they are added. */
-#define BATCH 1024
 
 /* What a chunk leaves at its ends. */
 struct chunk_ends {
@@ -115,15 +113,17 @@ static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 }
 
 /* Counts the units wholly inside [p, end), which begins just after a
- * boundary and ends with one. */
+ * boundary and ends with one: added up in a local table first. */
 static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			const unsigned char *end)
 {
-	struct gh_unit batch[BATCH];
-	int n = 0;
+	struct gh_local l;
+	int ret = 0;
 
+	if (gh_local_begin(&l, t->counts, (uint64_t)(end - p)))
+		return -1;
 	if (t->view == GPUHIST_TOKENS_WORDS) {
-		while (p < end) {
+		while (p < end && !ret) {
 			while (p < end && is_word_sep(*p))
 				p++;
 			const unsigned char *from = p;
@@ -132,27 +132,21 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				p++;
 			if (p == from)
 				break;
-			batch[n++] = (struct gh_unit){ from, (uint64_t)(p - from), 0, 1 };
-			if (n == BATCH) {
-				if (gh_counts_add(t->counts, batch, n))
-					return -1;
-				n = 0;
-			}
+			ret = gh_local_add(&l, from, (uint64_t)(p - from));
 		}
 	} else {
-		while (p < end) {
+		while (p < end && !ret) {
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+			struct gh_unit u;
 
-			line_unit(t, p, (uint64_t)(nl - p), &batch[n++]);
+			line_unit(t, p, (uint64_t)(nl - p), &u);
+			ret = gh_local_add(&l, u.p, u.len);
 			p = nl + 1;
-			if (n == BATCH) {
-				if (gh_counts_add(t->counts, batch, n))
-					return -1;
-				n = 0;
-			}
 		}
 	}
-	return n ? gh_counts_add(t->counts, batch, n) : 0;
+	if (gh_local_end(&l))
+		ret = -1;
+	return ret;
 }
 
 static bool is_boundary(const struct gh_tokens *t, unsigned char c)
