@@ -36,6 +36,7 @@
 #include "count.h"
 #include "count_chars.h"
 #include "count_stats.h"
+#include "tokens.h"
 
 #define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
 
@@ -90,6 +91,10 @@ static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
 		gh_count_bytes(c->chunk.data, c->len, counts);
 	if (cb->base.stats)
 		gh_count_stats(c->chunk.data, c->len, c->chunk.phase, &part);
+	/* A failure is the tokens' own: gh_tokens_end reports it. */
+	if (c->chunk.tokens)
+		gh_tokens_count_inside(c->chunk.tokens, c->chunk.data,
+				       c->chunk.tok_from, c->chunk.tok_to);
 	pthread_mutex_lock(&cb->lock);
 	in->part.pairs += part.pairs;
 	in->part.hits += part.hits;
@@ -284,6 +289,10 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 	cb->base.name = "cpu";
 	cb->base.chars = opts->chars;
 	cb->base.stats = opts->stats;
+	/* Tokens inside a chunk are counted by the thread that counts its
+	 * bytes: a reader that decodes in order (one gzip member, a pipe)
+	 * then only cuts its chunks' ends, and the pool counts the rest. */
+	cb->base.tokens = opts->tokens != 0;
 	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_CPU_CHUNK_DEFAULT;
 

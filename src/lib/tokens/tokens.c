@@ -340,6 +340,16 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 	return keep_ends(t, p, len, offset, first, last);
 }
 
+int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
+			   uint64_t from, uint64_t to)
+{
+	if (from < to && count_inside(t, p + from, p + to)) {
+		mark_failed(t);
+		return -1;
+	}
+	return 0;
+}
+
 int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n)
 {
 	if (gh_counts_add_hashed(t->counts, units, n)) {

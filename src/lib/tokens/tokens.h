@@ -43,6 +43,13 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 		       uint64_t len, uint64_t offset, uint64_t *from,
 		       uint64_t *to);
 
+/* Counts the units of p[from, to) that gh_tokens_cut_ends left (a
+ * backend that counts them on the host, in its own threads).  Safe from
+ * several threads at once.  0, or -1, which gh_tokens_end then reports
+ * too. */
+int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
+			   uint64_t from, uint64_t to);
+
 /* Adds n units counted elsewhere, their hashes (gh_token_hash) and counts
  * given.  Safe from several threads at once.  0, or -1, which
  * gh_tokens_end then reports too. */
