@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "counts.h"
 #include "spill.h"
@@ -23,6 +24,8 @@
 #define GH_COUNTS_MIN_LIMIT (64 * 1024)
 #endif
 #define MIN_LIMIT GH_COUNTS_MIN_LIMIT
+/* Distinct tokens from which the end lists them on several threads. */
+#define LIST_PARALLEL ((uint64_t)1 << 18)
 
 struct shard {
 	pthread_mutex_t lock;
@@ -292,6 +295,73 @@ static int add_up(struct gh_counts *c, const struct gh_segments *from,
 	return ret;
 }
 
+/* Listing the tables' tokens: shards [from, to) into c->listed from
+ * index at on. */
+struct lister {
+	struct gh_counts *c;
+	int from, to;
+	uint64_t at;
+};
+
+static void *list_shards(void *arg)
+{
+	const struct lister *l = arg;
+	struct gpuhist_token *to = l->c->listed + l->at;
+
+	for (int k = l->from; k < l->to; k++) {
+		const struct gh_token_table *t = &l->c->shard[k].table;
+
+		for (uint64_t i = 0; i < t->cap; i++)
+			if (t->slot[i].count)
+				*to++ = (struct gpuhist_token){
+					t->arena + t->slot[i].at,
+					t->slot[i].len, t->slot[i].count };
+	}
+	return NULL;
+}
+
+/* Lists the `used` tokens the tables hold into c->listed.  Millions of
+ * distinct tokens (an id on every line) made this a serial second at the
+ * end of a run, most of it faulting in the new list's pages: threads list
+ * a share of the shards each, into their own part of it. */
+static void list_tables(struct gh_counts *c, uint64_t used)
+{
+	enum { MOST = 16 };
+	struct lister l[MOST];
+	pthread_t tid[MOST];
+	bool started[MOST] = { false };
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = used < LIST_PARALLEL ? 1 : cores > MOST ? MOST
+		: cores > 1 ? (int)cores : 1;
+	uint64_t at = 0;
+	int k = 0;
+
+	for (int j = 0; j < n; j++) {
+		/* Shards split so that each thread lists about used/n. */
+		uint64_t want = used / n * (uint64_t)(j + 1), mine = at;
+
+		l[j] = (struct lister){ c, k, k, at };
+		while (l[j].to < SHARDS &&
+		       (j == n - 1 || mine < want))
+			mine += c->shard[l[j].to++].table.used;
+		k = l[j].to;
+		at = mine;
+	}
+	for (int j = 1; j < n; j++)
+		started[j] = !pthread_create(&tid[j], NULL, list_shards, &l[j]);
+	list_shards(&l[0]);
+	for (int j = 1; j < n; j++) {
+		if (started[j])
+			pthread_join(tid[j], NULL);
+		else
+			list_shards(&l[j]);
+	}
+	c->n_listed = used;
+	c->listed_total = 0;
+	for (int s = 0; s < SHARDS; s++)
+		c->listed_total += c->shard[s].table.total;
+}
+
 int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 {
 	uint64_t used = 0, distinct = 0, total = 0, limit = c->memory / 2;
@@ -319,18 +389,7 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	c->listed = malloc((used ? used : 1) * sizeof(*c->listed));
 	if (!c->listed)
 		return fail(c);
-	c->n_listed = 0;
-	c->listed_total = 0;
-	for (int k = 0; k < SHARDS; k++) {
-		const struct gh_token_table *t = &c->shard[k].table;
-
-		for (uint64_t i = 0; i < t->cap; i++)
-			if (t->slot[i].count)
-				c->listed[c->n_listed++] = (struct gpuhist_token){
-					t->arena + t->slot[i].at,
-					t->slot[i].len, t->slot[i].count };
-		c->listed_total += t->total;
-	}
+	list_tables(c, used);
 	distinct = c->n_listed;
 	total = c->listed_total;
 	for (uint64_t i = 0; i < c->n_parts; i++) {
