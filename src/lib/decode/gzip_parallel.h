@@ -6,10 +6,11 @@
 
 #include "decoder.h"
 
-/* Compressed bytes a task decodes in a file of `size` bytes with `threads`
- * threads (GPUHIST_GZIP_REGION sets it, for tests).  Files of fewer than
- * four regions are decoded serially: starting threads and looking for
- * block starts would cost more than it saves. */
+/* The most compressed bytes a task decodes in a file of `size` bytes with
+ * `threads` threads (GPUHIST_GZIP_REGION sets every task's, for tests);
+ * gh_gzip_pieces cuts smaller ones where the data packs tighter.  Files
+ * of fewer than four such regions are decoded serially: starting threads
+ * and looking for block starts would cost more than it saves. */
 uint64_t gh_gzip_region(uint64_t size, int threads);
 
 /* Threads from which decoding in parallel beats the serial inflater
