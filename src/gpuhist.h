@@ -186,6 +186,38 @@ struct gpuhist_stream {
 	uint64_t hits;
 };
 
+/*
+ * ent(1)'s figures (John Walker's ent 1.2) of one input or of a total,
+ * computed as ent computes them, in doubles and in the same order, so that
+ * they print ent's digits: NaN where ent divides by zero (no bytes; pi
+ * with no group).  The command's -s and the Python module both print
+ * these.
+ */
+struct gpuhist_ent {
+	uint64_t bytes;
+	double entropy;                 /* bits per byte */
+	int compression;                /* optimum compression, percent */
+	double chi_square;              /* 255 degrees of freedom */
+	double chi_square_p;            /* the chance of exceeding it, 0..1 */
+	double mean;                    /* of the bytes' values */
+	int stream;                     /* pi and the serial correlation are
+					 * known (the stream sums were) */
+	double pi, pi_error;            /* Monte Carlo pi; its error, percent */
+	int serial_defined;             /* 0 when every byte is equal */
+	double serial;                  /* serial correlation coefficient */
+	struct gpuhist_stream sums;     /* what pi and serial come from */
+	/* A newer library's figures go here, last; gpuhist_ent_of() fills
+	 * in no more than the caller's struct holds. */
+};
+
+/* Fills *ent (of the program's size) with the figures of the 256 totals
+ * and the stream sums s (NULL: not known). */
+#define gpuhist_ent_of(totals, s, ent) \
+	gpuhist_ent_of_size((totals), (s), (ent), sizeof(*(ent)))
+void gpuhist_ent_of_size(const uint64_t totals[256],
+			 const struct gpuhist_stream *s,
+			 struct gpuhist_ent *ent, size_t struct_size);
+
 /* Fills opts with the defaults (auto backend, all cores) and its
  * struct_size with the size of the program's struct gpuhist_options. */
 #define gpuhist_options_init(opts) \

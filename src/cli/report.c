@@ -156,9 +156,9 @@ static void print_table(struct gh_report *rep, const char *name,
 	fprintf(rep->out, "entropy        %.6f bits per byte\n",
 		gh_entropy(totals));
 	if (rep->stats) {
-		struct gh_stats st;
+		struct gpuhist_ent st;
 
-		gh_stats_of(totals, stream, &st);
+		gpuhist_ent_of(totals, stream, &st);
 		gh_stats_put_table(rep->out, &st);
 	}
 }
@@ -172,9 +172,9 @@ static void print_rows(struct gh_report *rep, const char *name,
 	struct rows r;
 
 	if (rep->stats) {       /* ent -t's row instead of the bins */
-		struct gh_stats st;
+		struct gpuhist_ent st;
 
-		gh_stats_of(totals, stream, &st);
+		gpuhist_ent_of(totals, stream, &st);
 		gh_stats_put_row(rep->out, sep, name, &st);
 		return;
 	}
@@ -232,9 +232,9 @@ static void print_json_entry(struct gh_report *rep, const char *name,
 		fprintf(out, c ? ", %" PRIu64 : "%" PRIu64, totals[c]);
 	fputs("]", out);
 	if (rep->stats) {
-		struct gh_stats st;
+		struct gpuhist_ent st;
 
-		gh_stats_of(totals, stream, &st);
+		gpuhist_ent_of(totals, stream, &st);
 		gh_stats_put_json(out, &st);
 	}
 	fputs("}", out);

@@ -197,10 +197,10 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	if (!rows)
 		return -1;
 	arrange(rep, rows, &n, &other, &has_other);
-	struct gh_stats st;
+	struct gpuhist_ent st;
 
 	if (rep->stats)
-		gh_stats_of(totals, stream, &st);
+		gpuhist_ent_of(totals, stream, &st);
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		print_table(rep, name, totals, chars, rows, n, other,
