@@ -42,7 +42,7 @@ for e in json.load(open(sys.argv[1]))["inputs"]:
         print(e["error"])' failed.json)" \
 	"No such file or directory
 unexpected end of file (truncated gzip data)
-Is a directory
+Is a directory (to count the files in it: find DIR -type f -print0 | gpuhist --files0-from=-)
 No such file or directory"
 "$GPUHIST" -f json a b >good.json
 is "the total is that of the good inputs only" \

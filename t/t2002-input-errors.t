@@ -58,7 +58,7 @@ bad_input magic-only.gz 'unexpected end of file'
 bad_input second-truncated.gz 'unexpected end of file'
 bad_input second-corrupt.gz '.*corrupt'
 bad_input missing 'No such file or directory$'
-bad_input directory 'Is a directory$'
+bad_input directory 'Is a directory \(to count the files in it: find DIR -type f -print0 \| gpuhist --files0-from=-\)$'
 if [ "$(id -u)" -eq 0 ]; then
 	skip "unreadable: exit 1, one message naming it" \
 		"running as root, who can read a mode 000 file"

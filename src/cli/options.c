@@ -373,6 +373,13 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				    optarg);
 				return usage_error();
 			}
+			/* One field until keys of several fields exist: a
+			 * second that differs is refused, not one dropped. */
+			if (lib->field && lib->field != (int)n) {
+				say("--field given twice (%d and %d): one field is counted at a time",
+				    lib->field, (int)n);
+				return usage_error();
+			}
 			lib->field = (int)n;
 			if (set_tokens(opts, GPUHIST_TOKENS_FIELD, "--field",
 				       &tokens_opt))

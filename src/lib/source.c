@@ -152,8 +152,11 @@ static struct gh_source *start(const char *name, int fd, bool owns_fd,
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		gh_note_errno(notes, "%s", name);
+		/* What to do instead, as a user of grep -r or wc would look
+		 * for it. */
+		gh_note(notes, "%s: Is a directory (to count the files in it: "
+			"find DIR -type f -print0 | gpuhist --files0-from=-)",
+			name);
 		goto fail;
 	}
 	/* Open for writing only: a standard input that was closed (main.c). */
