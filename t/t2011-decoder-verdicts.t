@@ -31,7 +31,7 @@ fed() {
 		"$trc:$got:$same" "$want:$want$want$want$want:same"
 }
 
-plan 13
+plan 14
 
 if ! built zstd || ! command -v zstd >/dev/null 2>&1; then
 	for i in 1 2 3 4 5 6; do skip "zstd verdicts" "zstd not built in or not found"; done
@@ -110,7 +110,12 @@ if command -v zstd >/dev/null; then
 	"$GPUHIST" -v -s --threads=4 frames.zst >/dev/null 2>err
 	like "-s on frames without sizes: -v says why serially, not 'gave up'" \
 		"$?:$(grep -c 'gave up' err):$(grep 'serially' err)" \
-		'^0:0:gpuhist: frames.zst: decoded serially with libzstd: its frames do not all say their size'
+		'^0:0:gpuhist: frames.zst: decoded serially with libzstd: its frames do not all say their size, which -s needs'
+	"$GPUHIST" -v -t --threads=4 frames.zst >/dev/null 2>err
+	like "-t on frames without sizes: -v names the tokens views, not -s" \
+		"$?:$(grep 'serially' err)" \
+		'^0:gpuhist: frames.zst: decoded serially with libzstd: its frames do not all say their size, which the tokens views need'
 else
 	skip "-s on frames without sizes" "no zstd"
+	skip "-t on frames without sizes" "no zstd"
 fi

@@ -63,7 +63,7 @@ void gh_options_help(void)
 	fputs(
 "Count character frequencies of text and compressed streams, on the GPU when\n"
 "one is usable.  With no FILE, or when FILE is -, read standard input.  gzip,\n"
-"zstd, xz and bzip2 input (also concatenated members, frames or streams) is\n"
+"zstd, xz, bzip2 and lz4 input (also concatenated members, frames or streams) is\n"
 "recognised by its magic bytes and decoded.\n"
 "\n"
 "Views (what is counted into the printed bins):\n"

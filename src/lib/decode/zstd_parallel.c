@@ -334,6 +334,8 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 	enum gh_pieces_result res = gh_pieces_verdict(&p.st, job);
 
 	if (res != GH_PIECES_FAILED && atomic_load(&p.unsized))
-		job->why = "its frames do not all say their size, which -s needs to join them in parallel";
+		job->why = job->joins && job->joins->tokens
+			   ? "its frames do not all say their size, which the tokens views need to join them in parallel"
+			   : "its frames do not all say their size, which -s needs to join them in parallel";
 	return res;
 }
