@@ -53,7 +53,7 @@ want = [0] * 256
 for b in text:
     want[b] += 1
 
-print("1..%d" % (20 + len(REAL)))
+print("1..%d" % (26 + len(REAL)))
 ok(gpuhist.version() == subprocess.run(
     [GPUHIST, "--version"], capture_output=True, text=True
 ).stdout.split()[1], "gpuhist.version() is the command's: %s"
@@ -171,4 +171,31 @@ with gpuhist.Stream(view="field", field=2, separator=b" ") as s:
         s.write(gz[at:at + 1000])
 ok(s.result == second,
    "a Stream of the .gz in 1000-byte writes, view='field': count()'s")
+
+# A separator given as str; counts held to memory= and spilled; top=.
+ok(gpuhist.count(TEXT, view="field", field=2, separator=" ") == second,
+   "separator=' ' (a str) counts as separator=b' '")
+try:
+    gpuhist.count(TEXT, view="field", field=2, separator="ab")
+    ok(False, "separator='ab' raises ValueError")
+except ValueError:
+    ok(True, "separator='ab' raises ValueError")
+spilled = gpuhist.count(TEXT_GZ, view="words", memory=64 << 10)
+ok(spilled == words,
+   "view='words', memory=64 KiB (spilled, read back in parts): the same "
+   "Counter (%d distinct)" % len(spilled))
+with gpuhist.Stream(view="lines", memory=64 << 10) as s:
+    s.write(text)
+ok(s.result == collections.Counter(lines),
+   "a Stream of lines with memory=64 KiB: Counter(lines)")
+want = sorted(words.items(), key=lambda kv: (-kv[1], kv[0]))[:7]
+top = gpuhist.count(TEXT_GZ, view="words", top=7, memory=64 << 10)
+ok(sorted(top.items(), key=lambda kv: (-kv[1], kv[0])) == want,
+   "top=7, spilled: the 7 commonest words, equal counts in byte order "
+   "(gpuhist --top's rule)")
+try:
+    gpuhist.count(TEXT, view="bytes", memory=1 << 20)
+    ok(False, "memory= with view='bytes' raises ValueError")
+except ValueError:
+    ok(True, "memory= with view='bytes' raises ValueError")
 sys.exit(1 if failed else 0)
