@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 29
+plan 32
 
 gen log 2000000 >log
 # Odd bytes: NUL, controls, ill-formed UTF-8, CRLF, a long line.
@@ -148,3 +148,29 @@ refused "an entry of a failed input" failed.json 'failed input x'
 printf '{"inputs": [], "total": {"name": "total", "view": "lines", "bytes_read": 0, "tokens": 1, "distinct": 1, "counts": [{"token": "\\udc00", "count": 1}]}}' >surrogate.json
 refused "a lone surrogate that is no byte" surrogate.json 'lone low surrogate'
 refused "no such file" nosuch.json 'No such file'
+
+# Counts that pass 2^64-1 only added across results: refused, never a
+# token dropped (a count of 2^64 wrapped to 0 was a free slot); each input
+# still reported, the total an entry with its error, said once.
+cat >big.json <<'JSON'
+{"inputs": [
+  {"name": "-", "view": "lines", "bytes_read": 6, "tokens": 9223372036854775809, "distinct": 2,
+   "counts": [{"token": "a", "count": 9223372036854775808}, {"token": "b", "count": 1}]}],
+ "total": {"name": "total", "view": "lines", "bytes_read": 6, "tokens": 9223372036854775809, "distinct": 2,
+   "counts": [{"token": "a", "count": 9223372036854775808}, {"token": "b", "count": 1}]}}
+JSON
+"$GPUHIST" --merge --lines -f json big.json big.json >out 2>err
+is "--merge of two results whose counts pass 2^64-1 together: exit 1, one message" \
+	"$?:$(grep -c 'passes 2^64-1' err):$(wc -l <err)" "1:1:1"
+is "... json: both inputs, and the total an entry with its error" \
+	"$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(len(d["inputs"]), [e["count"] for e in d["inputs"][1]["counts"]],
+      sorted(d["total"]), "2^64-1" in d["total"]["error"])' out)" \
+	"2 [9223372036854775808, 1] ['error', 'name'] True"
+"$GPUHIST" --merge --lines -f ndjson big.json big.json >out 2>/dev/null
+is "... ndjson: a line an input, the total's line with its error" \
+	"$?:$(python3 -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+print(len(lines), lines[-1]["name"], lines[-1]["total"], "error" in lines[-1])' out)" \
+	"1:3 total True True"

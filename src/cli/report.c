@@ -376,10 +376,10 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		return -1;
 	}
 	rep->n_inputs++;
-	if (rep->tokens && gh_report_tokens_keep(rep, tokens)) {
-		rep->failed = true;     /* said */
-		return -1;
-	}
+	/* A total that cannot be added up fails the run (said), but this
+	 * input is counted, and reported. */
+	if (rep->tokens && gh_report_tokens_keep(rep, tokens))
+		rep->failed = true;
 	/* json keeps every entry: --merge checks the total against them. */
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return 0;
@@ -511,17 +511,35 @@ void gh_report_end(struct gh_report *rep)
 
 	head(rep);
 	if (rep->tokens) {
-		if (rep->format == GH_FMT_JSON && !rep->ndjson)
+		bool json = rep->format == GH_FMT_JSON;
+		const struct gpuhist_tokens *tk =
+			gh_report_tokens_total(rep, total || json);
+
+		if (json && !rep->ndjson)
 			fputs("],\n \"total\": ", rep->out);
-		if (rep->format == GH_FMT_JSON)
-			line_begin(rep);
-		if (gh_report_tokens_total(rep, sum256(rep->total),
-					   total || rep->format == GH_FMT_JSON))
-			rep->failed = true;     /* said */
-		if (rep->format == GH_FMT_JSON) {
-			line_end(rep, "\"total\": true, ");
-			json_close(rep);
+		if (rep->total_error[0]) {
+			/* said: json's total is an entry with its error */
+			rep->failed = true;
+			if (json) {
+				fputs("{\"name\": \"total\", ", rep->out);
+				if (rep->ndjson)
+					fputs("\"total\": true, ", rep->out);
+				fputs("\"error\": ", rep->out);
+				gh_put_json_string(rep->out, rep->total_error);
+				fputs(rep->ndjson ? "}\n" : "}", rep->out);
+			}
+		} else if (tk) {
+			if (json)
+				line_begin(rep);
+			if (gh_report_tokens(rep, "total", sum256(rep->total),
+					     tk, 1))
+				rep->failed = true;     /* said */
+			if (json)
+				line_end(rep, "\"total\": true, ");
 		}
+		gh_report_tokens_total_free(rep);
+		if (json)
+			json_close(rep);
 		return;
 	}
 	if (rep->chars) {

@@ -32,6 +32,8 @@ struct gh_report {
 	bool tokens;                /* -t, --lines, --field: token rows */
 	gpuhist_token_sum *sum;     /* ... and the inputs' added for the
 				     * total */
+	char total_error[512];      /* why the total's tokens cannot be
+				     * added up (said once), or "" */
 	struct gh_token_runs *runs; /* a block's rows sorted on disk */
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */

@@ -717,6 +717,16 @@ static bool total_wanted(const struct gh_report *rep)
 	       (rep->total_mode == GH_TOTAL_AUTO && rep->several);
 }
 
+/* Notes why the total cannot be had, and says it, the first time. */
+static void total_failed(struct gh_report *rep, const char *why)
+{
+	if (rep->total_error[0])
+		return;
+	snprintf(rep->total_error, sizeof(rep->total_error),
+		 "the total's tokens: %s", why);
+	gh_msg("%s", rep->total_error);
+}
+
 /* The total's sum, made at its first use; NULL when out of memory
  * (said). */
 static gpuhist_token_sum *total_sum(struct gh_report *rep)
@@ -725,47 +735,39 @@ static gpuhist_token_sum *total_sum(struct gh_report *rep)
 		rep->sum = gpuhist_token_sum_new(rep->opts->lib.memory,
 						 rep->opts->lib.temporary_directory);
 	if (!rep->sum)
-		gh_msg("out of memory for the total's tokens");
+		total_failed(rep, "out of memory");
 	return rep->sum;
 }
 
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk)
 {
-	if (!total_wanted(rep))
-		return 0;
+	if (!total_wanted(rep) || rep->total_error[0])
+		return rep->total_error[0] ? -1 : 0;
 	if (!total_sum(rep))
 		return -1;
 	if (gpuhist_token_sum_add_tokens(rep->sum, tk)) {
-		gh_msg("the total's tokens: %s",
-		       gpuhist_token_sum_message(rep->sum));
+		total_failed(rep, gpuhist_token_sum_message(rep->sum));
 		return -1;
 	}
 	return 0;
 }
 
-int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
-			   bool print_it)
+const struct gpuhist_tokens *gh_report_tokens_total(struct gh_report *rep,
+						     bool print_it)
 {
 	const struct gpuhist_tokens *total;
-	int ret = 0;
 
-	if (!print_it) {
-		gpuhist_token_sum_free(rep->sum);
-		rep->sum = NULL;
-		return 0;
-	}
-	if (!total_sum(rep))
-		return -1;
+	if (!print_it || rep->total_error[0] || !total_sum(rep))
+		return NULL;
 	total = gpuhist_token_sum_end(rep->sum);
-	if (!total) {
-		gh_msg("the total's tokens: %s",
-		       gpuhist_token_sum_message(rep->sum));
-		ret = -1;
-	} else {
-		ret = gh_report_tokens(rep, "total", bytes_read, total, 1);
-	}
+	if (!total)
+		total_failed(rep, gpuhist_token_sum_message(rep->sum));
+	return total;
+}
+
+void gh_report_tokens_total_free(struct gh_report *rep)
+{
 	gpuhist_token_sum_free(rep->sum);
 	rep->sum = NULL;
-	return ret;
 }

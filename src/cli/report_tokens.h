@@ -22,13 +22,20 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 		     uint64_t bytes_read, const struct gpuhist_tokens *tk,
 		     int with_header);
 
-/* Keeps an input's tokens for the total; 0, or -1 when out of memory. */
+/* Keeps an input's tokens for the total; 0, or -1 when they cannot be
+ * (out of memory, a spill failed, a count past 2^64-1: said, and kept in
+ * rep->total_error). */
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk);
 
-/* Merges what was kept into the total, prints its block when print_it,
- * and lets it go; 0, or -1 when out of memory. */
-int gh_report_tokens_total(struct gh_report *rep, uint64_t bytes_read,
-			   bool print_it);
+/* Merges what was kept into the total, unless print_it is false: its
+ * tokens, or NULL when they cannot be had (rep->total_error says why,
+ * said once).  Before anything of the total is printed, so that a total
+ * that fails is an entry with its error, not half a block. */
+const struct gpuhist_tokens *gh_report_tokens_total(struct gh_report *rep,
+						     bool print_it);
+
+/* Lets the total's tokens go. */
+void gh_report_tokens_total_free(struct gh_report *rep);
 
 #endif

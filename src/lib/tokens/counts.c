@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,8 +45,9 @@ struct gh_counts {
 	char *dir;
 	struct gh_spill *spill;         /* NULL until the first spill */
 	struct shard shard[SHARDS];
-	pthread_mutex_t lock;           /* spill, failed */
+	pthread_mutex_t lock;           /* spill, failed, overflow */
 	bool failed;
+	bool overflow;                  /* a count passed 2^64-1 */
 	struct part *parts;
 	uint64_t n_parts, cap_parts;
 	/* the tokens held in memory, and the result */
@@ -62,7 +64,26 @@ struct gh_counts *gh_counts_of(const struct gpuhist_tokens *tk)
 
 const char *gh_counts_error(const struct gh_counts *c)
 {
+	if (c->overflow)
+		return "a token's count, or all tokens' count, passes 2^64-1";
 	return c->spill ? gh_spill_error(c->spill) : "out of memory";
+}
+
+/* gh_token_table_add, a count past 2^64-1 noted as this failure's
+ * reason: 0, 1 (full) or -1. */
+static int table_add(struct gh_counts *c, struct gh_token_table *t,
+		     const unsigned char *p, uint64_t len, uint64_t hash,
+		     uint64_t n, uint64_t limit)
+{
+	int ret = gh_token_table_add(t, p, len, hash, n, limit);
+
+	if (ret == GH_TOKEN_OVERFLOW) {
+		pthread_mutex_lock(&c->lock);
+		c->overflow = true;
+		pthread_mutex_unlock(&c->lock);
+		ret = -1;
+	}
+	return ret;
 }
 
 static int fail(struct gh_counts *c)
@@ -175,15 +196,14 @@ static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
 		if (i + 6 < n && sh->table.cap)
 			__builtin_prefetch(&sh->table.slot[u[i + 6].hash &
 							   (sh->table.cap - 1)]);
-		ret = gh_token_table_add(&sh->table, u[i].p, u[i].len,
-					 u[i].hash, u[i].n, limit);
+		ret = table_add(c, &sh->table, u[i].p, u[i].len, u[i].hash,
+				u[i].n, limit);
 		if (ret == 1) {
 			/* Full: to disk, then into the empty table. */
 			ret = write_table(c, &sh->table, &sh->spilled);
 			if (!ret)
-				ret = gh_token_table_add(&sh->table, u[i].p,
-							 u[i].len, u[i].hash,
-							 u[i].n, 0);
+				ret = table_add(c, &sh->table, u[i].p,
+						u[i].len, u[i].hash, u[i].n, 0);
 		}
 	}
 	pthread_mutex_unlock(&sh->lock);
@@ -270,14 +290,13 @@ static int add_up(struct gh_counts *c, const struct gh_segments *from,
 	memset(sub, 0, sizeof(sub));
 	gh_spill_reader_init(&r, c->spill, from);
 	while (!ret && (got = gh_spill_next(&r, &hash, &count, &p, &len)) == 1) {
-		ret = gh_token_table_add(&t, p, len, hash, count,
-					 level < LEVELS ? limit : 0);
+		ret = table_add(c, &t, p, len, hash, count,
+				level < LEVELS ? limit : 0);
 		if (ret == 1) {
 			split = true;
 			ret = split_table(c, &t, sub, level);
 			if (!ret)
-				ret = gh_token_table_add(&t, p, len, hash,
-							 count, 0);
+				ret = table_add(c, &t, p, len, hash, count, 0);
 		}
 	}
 	gh_spill_reader_end(&r);
@@ -357,9 +376,19 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 			list_shards(&l[j]);
 	}
 	c->n_listed = used;
-	c->listed_total = 0;
-	for (int s = 0; s < SHARDS; s++)
-		c->listed_total += c->shard[s].table.total;
+}
+
+/* a += b, false where it would pass 2^64-1 (then the count overflowed). */
+static bool add_total(struct gh_counts *c, uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b) {
+		pthread_mutex_lock(&c->lock);
+		c->overflow = true;
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	*a += b;
+	return true;
 }
 
 int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
@@ -391,10 +420,15 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 		return fail(c);
 	list_tables(c, used);
 	distinct = c->n_listed;
+	c->listed_total = 0;
+	for (int k = 0; k < SHARDS; k++)
+		if (!add_total(c, &c->listed_total, c->shard[k].table.total))
+			return fail(c);
 	total = c->listed_total;
 	for (uint64_t i = 0; i < c->n_parts; i++) {
 		distinct += c->parts[i].distinct;
-		total += c->parts[i].total;
+		if (!add_total(c, &total, c->parts[i].total))
+			return fail(c);
 	}
 	c->result = (struct gpuhist_tokens){
 		.distinct = distinct, .total = total,

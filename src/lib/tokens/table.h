@@ -86,7 +86,9 @@ static inline bool gh_same_bytes(const unsigned char *a,
 /* Adds n to the count of the len bytes at p (their hash given).  0; 1 when
  * the table holds something and would have to grow past limit bytes
  * (nothing is added then: the owner spills it and adds again); -1 when out
- * of memory.  limit 0: none. */
+ * of memory; GH_TOKEN_OVERFLOW when the count or the table's total would
+ * pass 2^64-1 (nothing is added).  limit 0: none. */
+#define GH_TOKEN_OVERFLOW (-2)
 int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 		       uint64_t len, uint64_t hash, uint64_t n,
 		       uint64_t limit);
