@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 44
+plan 47
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -138,6 +138,20 @@ printf 'tab\there\nbell\a\n' | "$GPUHIST" --lines -f tsv >tsv
 is "tsv: a tab and a control byte escaped" "$(sed -n 2,3p tsv | cut -f2 | sort | tr '\n' ' ')" 'bell\x07 tab\there '
 printf 'a,b "q"\n' | "$GPUHIST" --lines -f csv >csv
 is "csv: a token with a comma and quotes, quoted" "$(sed -n 2p csv)" '-,"a,b ""q""",1'
+# Rows that cannot be confused: the empty token, a token of two double
+# quotes, one with trailing spaces (issue "What users see, third round").
+printf '""\n\nab  \nab\n' >confusable
+"$GPUHIST" --lines -f csv confusable >csv
+is "csv: the empty token an empty field, \"\" quoted, trailing spaces kept" \
+	"$(sed 1d csv | sort | tr '\n' ' ')" \
+	'confusable,"""""",1 confusable,,1 confusable,ab  ,1 confusable,ab,1 '
+"$GPUHIST" --lines -f tsv confusable >tsv
+is "tsv: the empty token an empty field, \"\" as it is" \
+	"$(sed 1d tsv | cut -f2 | sort | tr '\n' '|')" '|""|ab|ab  |'
+"$GPUHIST" --lines confusable >table
+is "table: \"\" for the empty token, \\\"\\\" for two quotes, trailing spaces as \\x20" \
+	"$(sed -n '2,5p' table | awk '{print $1}' | sort | tr '\n' ' ')" \
+	'"" \"\" ab ab\x20\x20 '
 
 # --top among equal counts: the commonest, ties in byte order, whatever
 # order the tokens come in (a heap picks them): Python's sort.

@@ -3,7 +3,10 @@
  * Tokens are byte strings.  The table, tsv and csv show them escaped, as a
  * terminal needs: a backslash doubled, tab, newline and CR as \t \n \r,
  * other control bytes and bytes that are not part of well-formed UTF-8 as
- * \xHH; the empty token (a missing field) as "".  json gives them
+ * \xHH.  The empty token (a missing field) is an empty field in tsv and
+ * csv and "" in the table, where a token that is two double quotes is
+ * then \"\" and a token's trailing spaces are \x20, so that no two rows
+ * look alike.  json gives them
  * exactly: UTF-8 as it is, control bytes as \u00HH, and each byte of
  * ill-formed UTF-8 as the lone surrogate \uDC80-\uDCFF that Python's
  * decode('utf-8', 'surrogateescape') makes of it, so that
@@ -60,20 +63,31 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 
 /* The token escaped for a terminal, in a buffer the caller frees (NULL
  * when out of memory); *columns: the columns it takes. */
-static char *escaped(const unsigned char *p, size_t n, int *columns)
+static char *escaped(const unsigned char *p, size_t n, int *columns,
+		     bool table)
 {
-	char *s = malloc(4 * n + 3), *o = s;
+	char *s = malloc(4 * n + 5), *o = s;
 	int cols = 0;
+	size_t spaces = 0;              /* trailing: \x20 in the table */
 
 	if (!s)
 		return NULL;
-	if (!n) {
-		strcpy(s, "\"\"");
-		*columns = 2;
+	if (table && (!n || (n == 2 && p[0] == '"' && p[1] == '"'))) {
+		strcpy(s, n ? "\\\"\\\"" : "\"\"");
+		*columns = (int)strlen(s);
 		return s;
 	}
+	while (table && spaces < n && p[n - 1 - spaces] == ' ')
+		spaces++;
 	for (size_t i = 0; i < n;) {
 		unsigned c = p[i];
+
+		if (i >= n - spaces) {          /* a trailing space */
+			o += sprintf(o, "\\x20");
+			cols += 4;
+			i++;
+			continue;
+		}
 
 		if (c >= 0x20 && c < 0x7f && c != '\\') {    /* most bytes */
 			*o++ = (char)c;
@@ -549,7 +563,7 @@ static int print_table(struct gh_report *rep, const char *name,
 	if (rows_start(rows))
 		return -1;
 	while ((got = rows_next(rows, &t)) == 1) {
-		label = escaped(t.bytes, t.len, &cols);
+		label = escaped(t.bytes, t.len, &cols, true);
 		if (!label)
 			return -1;
 		free(label);
@@ -567,7 +581,7 @@ static int print_table(struct gh_report *rep, const char *name,
 			     with_header ? name : NULL, "token", label_width,
 			     count_width);
 	while ((got = rows_next(rows, &t)) == 1) {
-		label = escaped(t.bytes, t.len, &cols);
+		label = escaped(t.bytes, t.len, &cols, true);
 		if (!label)
 			return -1;
 		gh_put_table_row(rep->out, label,
@@ -612,7 +626,8 @@ static int print_rows(struct gh_report *rep, const char *name,
 		got = rows_next(rows, &t);
 		if (got < 0 || (!got && !has_other))
 			break;
-		label = got ? escaped(t.bytes, t.len, &cols) : strdup(GH_OTHER);
+		label = got ? escaped(t.bytes, t.len, &cols, false)
+			    : strdup(GH_OTHER);
 		if (!label) {
 			got = -1;
 			break;
