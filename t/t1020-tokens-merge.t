@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 32
+plan 35
 
 gen log 2000000 >log
 # Odd bytes: NUL, controls, ill-formed UTF-8, CRLF, a long line.
@@ -102,13 +102,14 @@ refused() {
 refused "a result cut by --top" top.json 'cut by --top'
 "$GPUHIST" -t -f json shard.aa >words.json
 refused "a result of words, merged as lines" words.json \
-	'another view \(words\)' --lines
-refused "... of words, merged as field 1" words.json 'another view' \
-	--field=1
+	'the view words, but this merge.s is lines' --lines
+refused "... of words, merged as field 1" words.json \
+	'the view words, but this merge.s is field 1' --field=1
 "$GPUHIST" --field=2 -f json shard.aa >f2.json
 refused "... of field 2, merged as field 3" f2.json \
-	'another view \(field 2\)' --field=3
-refused "... of field 2, merged with -F ," f2.json 'another view' \
+	'the view field 2, but this merge.s is field 3' --field=3
+refused "... of field 2, merged with -F ," f2.json \
+	'the view field 2, but this merge.s is field 2, separator 44' \
 	--field=2 -F ,
 "$GPUHIST" -b -f json shard.aa >bytes.json
 refused "a result of the byte view" bytes.json 'no "view"'
@@ -174,3 +175,18 @@ is "... ndjson: a line an input, the total's line with its error" \
 lines = [json.loads(l) for l in open(sys.argv[1])]
 print(len(lines), lines[-1]["name"], lines[-1]["total"], "error" in lines[-1])' out)" \
 	"1:3 total True True"
+
+# --merge with no view of its own: the view the first result was written
+# in (json names it), not a histogram's refusal.
+"$GPUHIST" --merge -f tsv f2.json >out 2>err
+"$GPUHIST" --merge --field=2 -f tsv f2.json >want 2>&1
+is "--merge of a --field=2 result, no view given: merged as --field=2" \
+	"$?:$(cmp -s out want && echo same):$(wc -c <err)" "0:same:0"
+"$GPUHIST" --field=2 -F , -f json shard.aa >f2c.json
+"$GPUHIST" --merge -f tsv f2c.json >out 2>err
+"$GPUHIST" --merge --field=2 -F , -f tsv f2c.json >want 2>&1
+is "... of --field=2 -F ,: merged with its separator" \
+	"$?:$(cmp -s out want && echo same)" "0:same"
+"$GPUHIST" --merge -f tsv words.json f2.json >out 2>err
+is "... then a result of another view: refused, both views named" \
+	"$?:$(grep -c "f2.json: .*the view field 2, but this merge's is words" err)" "1:1"

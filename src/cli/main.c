@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "merge_view.h"
 #include "mpi_run.h"
 #include "msg.h"
 #include "options.h"
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 	case GH_PARSE_RUN:
 		break;
 	}
+	gh_merge_view_adopt(&opts);
 	if (gh_mpi_launched())
 		return gh_mpi_main(&opts);
 	return gh_run(&opts);

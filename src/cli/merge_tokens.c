@@ -260,7 +260,7 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		return gh_json_refuse(r, "%s: its rows were cut by --top (\"other\"): not every token is there to add up",
 				      e->where);
 	if (!same_view(e, d->opts)) {
-		char view[64];
+		char view[64], ours[64];
 
 		if (e->seen & KEY_SEPARATOR)
 			snprintf(view, sizeof(view), "%s %llu, separator %llu",
@@ -271,8 +271,17 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				 (unsigned long long)e->field);
 		else
 			snprintf(view, sizeof(view), "%s", e->view);
-		return gh_json_refuse(r, "%s: tokens of another view (%s) than this merge's",
-				      e->where, view);
+		if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
+			snprintf(ours, sizeof(ours), "%s",
+				 gh_tokens_view_name(d->opts->tokens));
+		else if (d->opts->separator >= 0)
+			snprintf(ours, sizeof(ours), "field %d, separator %d",
+				 d->opts->field, d->opts->separator);
+		else
+			snprintf(ours, sizeof(ours), "field %d",
+				 d->opts->field);
+		return gh_json_refuse(r, "%s: tokens of the view %s, but this merge's is %s (results of different views do not add up)",
+				      e->where, view, ours);
 	}
 	if (e->rows != e->distinct)
 		return gh_json_refuse(r, "%s: distinct is %llu, but counts holds %llu",

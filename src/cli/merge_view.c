@@ -1,0 +1,101 @@
+/* merge_view.c - the view a json result was written in, for --merge
+ *
+ * A tokens view's result names its view in each entry ("view": "field",
+ * "field": 9, "separator": 58); a histogram's names none.  --merge with no
+ * view of its own merges in the view its first result was written in, as
+ * a user who wrote -f json with --field=9 would expect, instead of
+ * reading it as a histogram and refusing it for want of one.  The view
+ * keys come right after an entry's name, so the first 64 KiB hold them;
+ * a key inside a string cannot match (its quotes are escaped there).
+ * merge_tokens.c still checks every entry against the view taken here.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "merge_view.h"
+
+#define HEAD_BYTES (64 << 10)
+
+/* The number after `key` (as "key": N) in s, or -1. */
+static long number_after(const char *s, const char *key)
+{
+	const char *at = strstr(s, key);
+	char *end;
+	long v;
+
+	if (!at)
+		return -1;
+	at += strlen(key);
+	errno = 0;
+	v = strtol(at, &end, 10);
+	return end == at || errno || v < 0 || v > 0x7fffffff ? -1 : v;
+}
+
+void gh_merge_view_adopt(struct gh_options *opts)
+{
+	static const struct { const char *key; int view; } views[] = {
+		{ "\"view\": \"words\"", GPUHIST_TOKENS_WORDS },
+		{ "\"view\": \"lines\"", GPUHIST_TOKENS_LINES },
+		{ "\"view\": \"field\"", GPUHIST_TOKENS_FIELD },
+	};
+	char *head;
+	ssize_t got = 0, n;
+	int fd;
+
+	/* Only where the command names no view of its own, and the first
+	 * result can be read twice (not a pipe). */
+	if (!opts->merge || opts->lib.tokens || opts->chars || opts->stats ||
+	    opts->view != GH_VIEW_LETTERS || opts->files0_from ||
+	    !strcmp(opts->operands[0], "-"))
+		return;
+	fd = open(opts->operands[0], O_RDONLY);
+	if (fd < 0)
+		return;                 /* the merge says why */
+	head = malloc(HEAD_BYTES + 1);
+	while (head && got < HEAD_BYTES &&
+	       (n = read(fd, head + got, HEAD_BYTES - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	if (!head)
+		return;
+	head[got] = '\0';
+	const char *first = NULL;
+	int view = 0;
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		const char *at = strstr(head, views[i].key);
+
+		if (at && (!first || at < first)) {
+			first = at;
+			view = views[i].view;
+		}
+	}
+	if (view == GPUHIST_TOKENS_FIELD) {
+		/* Its own keys, before the entry's next one. */
+		const char *end = strstr(first, "\"bytes_read\"");
+		long field, sep;
+
+		if (end)
+			head[end - head] = '\0';
+		field = number_after(first, "\"field\": ");
+		sep = number_after(first, "\"separator\": ");
+		if (field < 1 || sep > 255)
+			view = 0;       /* not ours: read as it is, and refused */
+		else {
+			opts->lib.field = (int)field;
+			opts->lib.separator = sep < 0 ? -1 : (int)sep;
+		}
+	}
+	opts->lib.tokens = view;
+	free(head);
+}
