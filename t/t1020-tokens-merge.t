@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 35
+plan 36
 
 gen log 2000000 >log
 # Odd bytes: NUL, controls, ill-formed UTF-8, CRLF, a long line.
@@ -190,3 +190,10 @@ is "... of --field=2 -F ,: merged with its separator" \
 "$GPUHIST" --merge -f tsv words.json f2.json >out 2>err
 is "... then a result of another view: refused, both views named" \
 	"$?:$(grep -c "f2.json: .*the view field 2, but this merge's is words" err)" "1:1"
+
+# A spill that fails while merging is a disk error, said as one, not a
+# bad document.
+"$GPUHIST" --lines --merge --memory=1M -T "$TMP/no-such-dir" -f tsv \
+	shard.aa.json >out 2>err
+is "--merge whose spill fails: exit 1, the directory named, not 'not a gpuhist json result'" \
+	"$?:$(grep -c 'cannot spill tokens to .*no-such-dir' err):$(grep -c 'not a gpuhist json' err)" "1:1:0"

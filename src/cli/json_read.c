@@ -586,7 +586,7 @@ int gh_json_read_file(const char *name, const char *what,
 		errno = r->read_errno;
 		gh_msg_errno("%s", name);
 		ret = -1;
-	} else if (ret && r->failed_input) {
+	} else if (ret && (r->failed_input || r->ours)) {
 		gh_msg("%s: %s", name, r->why);
 	} else if (ret) {
 		gh_msg("%s: not %s: %s", name, what, r->why);

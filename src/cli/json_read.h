@@ -30,6 +30,9 @@ struct gh_json {
 	uint64_t offset;            /* of buf[0] in the document */
 	int read_errno;             /* a read failed: why */
 	int failed_input;           /* refused for an entry with an error */
+	int ours;                   /* stopped by a failure of the reader's
+				     * own (memory, a spill), not the
+				     * document's */
 	char why[GH_JSON_TEXT * 2 + 128];
 };
 

@@ -144,8 +144,10 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	e->fingerprint += token_hash(e->token, e->token_len) * e->count;
 	e->rows++;
 	if (e->into &&
-	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count))
+	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count)) {
+		r->ours = 1;    /* a disk or memory error, not the document */
 		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(e->into));
+	}
 	return 0;
 }
 
@@ -357,8 +359,10 @@ static int read_document(struct gh_json *r, void *ctx)
 	if (d->total_fingerprint != d->inputs_fingerprint)
 		return gh_json_refuse(r, "total: its tokens' counts are not the inputs' added up");
 	sum = gpuhist_token_sum_end(d->sum);
-	if (!sum)
+	if (!sum) {
+		r->ours = 1;    /* a disk or memory error, not the document */
 		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(d->sum));
+	}
 	if (sum->distinct != d->total_distinct)
 		return gh_json_refuse(r, "total: a token is there twice");
 	return 0;
