@@ -330,7 +330,7 @@ static void *list_shards(void *arg)
 	for (int k = l->from; k < l->to; k++) {
 		const struct gh_token_table *t = &l->c->shard[k].table;
 
-		for (uint64_t i = 0; i < t->cap; i++)
+		for (uint64_t i = 0; t->used && i < t->cap; i++)
 			if (t->slot[i].count)
 				*to++ = (struct gpuhist_token){
 					t->arena + t->slot[i].at,

@@ -105,7 +105,7 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 	uint64_t cap = t->cap, arena_cap = t->arena_cap;
 
 	if ((t->used + 1) * 10 > cap * 7)
-		cap = cap ? 2 * cap : 256;
+		cap = cap ? 2 * cap : 16;     /* small inputs: 64 small tables */
 	if (!t->arena || t->arena_len + len > arena_cap) {     /* never NULL
 								 * with a key */
 		arena_cap = arena_cap ? 2 * arena_cap : 4096;
