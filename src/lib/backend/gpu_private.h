@@ -40,6 +40,8 @@ struct gpu_device {
 					     * stream, zero between chunks */
 	pthread_mutex_t *tok_locks;         /* one a table: a chunk's launches
 					     * on it queued together */
+	double start_secs;          /* its context, streams and chunks made
+				     * (for -v) */
 };
 
 struct gpu_chunk {
