@@ -81,10 +81,20 @@ pack() {
 	lz4) lz4 -q -c access.log ;;
 	esac
 }
+"$GPUHIST" --version -v >version 2>&1
+# built FORMAT: whether this gpuhist decodes FORMAT (a build may leave
+# zstd, xz, bzip2 or lz4 out; gzip is always in).
+built() { grep '^decodes:' version | grep -q "$1\\($\\|,\\)"; }
 for f in gzip9 pigz bgzip zstd pzstd xz bzip2 lz4; do
 	tool=${f%9}
+	format=$(case $f in gzip9|pigz|bgzip) echo gzip ;; pzstd) echo zstd ;;
+		 *) echo $f ;; esac)
 	if ! command -v $tool >/dev/null; then
 		skip "access log as $f, field 1" "no $tool"
+		continue
+	fi
+	if [ $format != gzip ] && ! built $format; then
+		skip "access log as $f, field 1" "$format not built in"
 		continue
 	fi
 	pack $f >access.$f
