@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 47
+plan 48
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -152,6 +152,13 @@ is "tsv: the empty token an empty field, \"\" as it is" \
 is "table: \"\" for the empty token, \\\"\\\" for two quotes, trailing spaces as \\x20" \
 	"$(sed -n '2,5p' table | awk '{print $1}' | sort | tr '\n' ' ')" \
 	'"" \"\" ab ab\x20\x20 '
+
+# A token wider than the label column: whole on a line of its own, the
+# counts of every row still in one column.
+printf 'short\n%s\nshort\n' "$(printf 'x%.0s' $(seq 60))" |
+	"$GPUHIST" --lines >table
+is "table: a token of 60 columns on its own line, the counts in line" \
+	"$(grep -c "^$(printf 'x%.0s' $(seq 60))\$" table):$(grep '%' table | awk '{ print index($0, "%") }' | sort -u | wc -l)" "1:1"
 
 # --top among equal counts: the commonest, ties in byte order, whatever
 # order the tokens come in (a heap picks them): Python's sort.

@@ -32,7 +32,8 @@
 #include "report_tokens.h"
 #include "token_runs.h"
 
-/* Longest label column of a table; longer tokens overflow it. */
+/* Widest label column of a table; a longer token is shown on a line of
+ * its own, its counts below it. */
 #define LABEL_MAX 40
 
 /* Length of the well-formed UTF-8 sequence at p (of n bytes), or 0. */
@@ -584,9 +585,16 @@ static int print_table(struct gh_report *rep, const char *name,
 		label = escaped(t.bytes, t.len, &cols, true);
 		if (!label)
 			return -1;
-		gh_put_table_row(rep->out, label,
-				 cols < label_width ? label_width - cols : 0,
-				 count_width, t.count, tk->total, max);
+		/* A token wider than the column: whole, on a line of its
+		 * own, its counts in line below it. */
+		if (cols > label_width) {
+			fprintf(rep->out, "%s\n", label);
+			gh_put_table_row(rep->out, "", label_width,
+					 count_width, t.count, tk->total, max);
+		} else {
+			gh_put_table_row(rep->out, label, label_width - cols,
+					 count_width, t.count, tk->total, max);
+		}
 		free(label);
 	}
 	if (got < 0)
