@@ -74,8 +74,8 @@ def call_links(builddir, mods):
 
 
 # What each folder of src/lib may depend on ("lib": the files at its top,
-# which run the pipeline and call every layer; its clock.c and notes.c
-# serve any).  A new dependency between folders is a design change: make
+# which run the pipeline and call every layer; its clock.c, notes.c and
+# run_each.h serve any).  A new dependency between folders is a design change: make
 # it here, on purpose.  The two marked ones are a folder loop that issue
 # "Views through one seam" removes (count/ is two jobs: the CPU's loops,
 # which backend_cpu.c runs, and the chunks' joining, which needs
@@ -88,7 +88,7 @@ FOLDERS_MAY_USE = {
     "backend": {"count", "tokens"},
     "tokens": set(),
 }
-LIB_SHARED = {"clock", "notes"}     # lib's files any folder may use
+LIB_SHARED = {"clock", "notes", "run_each"}     # lib's files any folder may use
 
 
 def folder_of(srcdir, mods, mod):

@@ -35,6 +35,7 @@
 
 #include "backends.h"
 #include "clock.h"
+#include "run_each.h"
 
 #ifdef HAVE_CUDA
 #include <pthread.h>
@@ -429,28 +430,17 @@ static int devices_setup(struct gpu_backend *gb, char *why, size_t why_len)
 {
 	int n = gb->n_devices, ret = 0;
 	struct device_start *s = calloc((size_t)n, sizeof(*s));
-	pthread_t *tid = calloc((size_t)n, sizeof(*tid));
-	bool *started = calloc((size_t)n, sizeof(*started));
 
 	gb->chunks = calloc((size_t)gb->n_chunks, sizeof(*gb->chunks));
 	gb->free_queue = calloc((size_t)gb->n_chunks, sizeof(*gb->free_queue));
-	if (!s || !tid || !started || !gb->chunks || !gb->free_queue) {
+	if (!s || !gb->chunks || !gb->free_queue) {
 		snprintf(why, why_len, "out of host memory");
 		ret = -1;
 		goto out;
 	}
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n; k++)
 		s[k] = (struct device_start){ .gb = gb, .index = k };
-		started[k] = k > 0 && !pthread_create(&tid[k], NULL,
-						       start_device, &s[k]);
-	}
-	start_device(&s[0]);
-	for (int k = 1; k < n; k++) {
-		if (started[k])
-			pthread_join(tid[k], NULL);
-		else
-			start_device(&s[k]);
-	}
+	gh_run_each(n, start_device, s, sizeof(*s));
 	for (int k = 0; k < n && !ret; k++)
 		if (s[k].ret) {
 			snprintf(why, why_len, "%s", s[k].why);
@@ -460,8 +450,6 @@ static int devices_setup(struct gpu_backend *gb, char *why, size_t why_len)
 		gb->free_queue[gb->q_len++] = i;
 out:
 	free(s);
-	free(tid);
-	free(started);
 	return ret;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "counts.h"
+#include "run_each.h"
 #include "spill.h"
 #include "table.h"
 
@@ -69,6 +70,14 @@ const char *gh_counts_error(const struct gh_counts *c)
 	return c->spill ? gh_spill_error(c->spill) : "out of memory";
 }
 
+/* Notes that a count passed 2^64-1: the reason of the failure. */
+static void note_overflow(struct gh_counts *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->overflow = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* gh_token_table_add, a count past 2^64-1 noted as this failure's
  * reason: 0, 1 (full) or -1. */
 static int table_add(struct gh_counts *c, struct gh_token_table *t,
@@ -78,9 +87,7 @@ static int table_add(struct gh_counts *c, struct gh_token_table *t,
 	int ret = gh_token_table_add(t, p, len, hash, n, limit);
 
 	if (ret == GH_TOKEN_OVERFLOW) {
-		pthread_mutex_lock(&c->lock);
-		c->overflow = true;
-		pthread_mutex_unlock(&c->lock);
+		note_overflow(c);
 		ret = -1;
 	}
 	return ret;
@@ -347,8 +354,6 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 {
 	enum { MOST = 16 };
 	struct lister l[MOST];
-	pthread_t tid[MOST];
-	bool started[MOST] = { false };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = used < LIST_PARALLEL ? 1 : cores > MOST ? MOST
 		: cores > 1 ? (int)cores : 1;
@@ -366,15 +371,7 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 		k = l[j].to;
 		at = mine;
 	}
-	for (int j = 1; j < n; j++)
-		started[j] = !pthread_create(&tid[j], NULL, list_shards, &l[j]);
-	list_shards(&l[0]);
-	for (int j = 1; j < n; j++) {
-		if (started[j])
-			pthread_join(tid[j], NULL);
-		else
-			list_shards(&l[j]);
-	}
+	gh_run_each(n, list_shards, l, sizeof(l[0]));
 	c->n_listed = used;
 }
 
@@ -382,9 +379,7 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 static bool add_total(struct gh_counts *c, uint64_t *a, uint64_t b)
 {
 	if (*a > UINT64_MAX - b) {
-		pthread_mutex_lock(&c->lock);
-		c->overflow = true;
-		pthread_mutex_unlock(&c->lock);
+		note_overflow(c);
 		return false;
 	}
 	*a += b;
