@@ -92,7 +92,7 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 			    gh_same_bytes(t->arena + e->at, p, len)) {
 				if (e->count > UINT64_MAX - n ||
 				    t->total > UINT64_MAX - n)
-					return -2;
+					return GH_TOKEN_OVERFLOW;
 				e->count += n;
 				t->total += n;
 				return 0;
@@ -100,7 +100,7 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 		}
 	}
 	if (t->total > UINT64_MAX - n)
-		return -2;
+		return GH_TOKEN_OVERFLOW;
 	/* A new key: room for it, in the slots and in the arena. */
 	uint64_t cap = t->cap, arena_cap = t->arena_cap;
 

@@ -314,11 +314,7 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
 
 	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
 		return -1;
-	if (from < to && count_inside(t, p + from, p + to)) {
-		mark_failed(t);
-		return -1;
-	}
-	return 0;
+	return gh_tokens_count_inside(t, p, from, to);
 }
 
 int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
