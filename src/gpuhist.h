@@ -334,6 +334,94 @@ const struct gpuhist_tokens *gpuhist_token_sum_end(gpuhist_token_sum *sum);
  * directory. */
 const char *gpuhist_token_sum_message(const gpuhist_token_sum *sum);
 
+/*
+ * Values: the numbers a field holds (the field view's tokens read as
+ * numbers), in log-linear buckets as HdrHistogram's: the numbers from 2^e
+ * to 2^(e+1) fall into sub_buckets buckets of equal width, so that a
+ * bucket is never wider than its low bound times the precision asked (1
+ * percent: 128 buckets a power of two, each at most 0.78 percent wide);
+ * negatives mirror them, zero has a bucket of its own.  The count, the
+ * smallest and largest number are exact, the sum exact while every number
+ * is an integer of at most 18 digits (and compensated otherwise), and a
+ * quantile is within the precision of an exact sort's.  A field that is
+ * not a number (gpuhist --values(1) says which are) is counted as such.
+ */
+typedef struct gpuhist_values gpuhist_values;
+
+/* Empty values whose buckets are at most precision percent of their low
+ * bound wide (0: 1 percent; 0.0016 to 50); NULL when out of memory or out
+ * of that range. */
+gpuhist_values *gpuhist_values_new(double precision);
+void gpuhist_values_free(gpuhist_values *values);
+/* Adds a field, count times: 1 when it is a number, 0 when not, -1 when a
+ * count would pass 2^64-1 (gpuhist_values_message). */
+int gpuhist_values_add(gpuhist_values *values, const void *text, size_t len,
+		       uint64_t count);
+/* Adds every token of a result (a field view's), its parts too; 0 or -1. */
+int gpuhist_values_add_tokens(gpuhist_values *values,
+			      const struct gpuhist_tokens *tokens);
+/* Adds from into to (of the same precision); 0 or -1. */
+int gpuhist_values_merge(gpuhist_values *to, const gpuhist_values *from);
+const char *gpuhist_values_message(const gpuhist_values *values);
+
+/* What the numbers add up to. */
+struct gpuhist_values_summary {
+	uint64_t numbers;       /* fields that are numbers */
+	uint64_t not_numbers;   /* fields that are not, empty ones too */
+	uint64_t empty;         /* of those, empty (a line without the
+				 * field says "" too) */
+	double min, max;        /* of the numbers; 0 when there are none */
+	double sum, mean;       /* the nearest doubles; mean NaN for none */
+	int sum_exact;          /* sum_text is the exact sum */
+	char min_text[40], max_text[40];    /* min and max exactly: an
+				 * integer in full, else the shortest text
+				 * that reads back as the double */
+	char sum_text[48];
+	int sub_buckets;        /* buckets a power of two */
+	double precision;       /* a bucket's width at most, percent of its
+				 * low bound: 100 / sub_buckets */
+};
+#define gpuhist_values_summary(values, s) \
+	gpuhist_values_summary_size((values), (s), sizeof(*(s)))
+void gpuhist_values_summary_size(const gpuhist_values *values,
+				 struct gpuhist_values_summary *s,
+				 size_t struct_size);
+
+/* The q quantile, 0 <= q <= 1 (rounded to 12 decimals), by the nearest
+ * rank: the smallest number with at least q x numbers at or below it,
+ * within the precision (its bucket's bound nearest zero, kept between min
+ * and max); NaN when there are no numbers. */
+double gpuhist_values_quantile(gpuhist_values *values, double q);
+
+/* One non-empty bucket: low <= x < high for positive x, low < x <= high
+ * for negative x, low == high == 0 for zero. */
+struct gpuhist_value_bucket {
+	double low, high;
+	uint64_t count;
+};
+/* How many buckets hold numbers; bucket i of them in ascending order
+ * (0, or -1 past the last). */
+size_t gpuhist_values_buckets(gpuhist_values *values);
+int gpuhist_values_bucket(gpuhist_values *values, size_t i,
+			  struct gpuhist_value_bucket *bucket);
+
+/* A number as values write it: the shortest text that reads back as d
+ * (an integral d below 10^17 in full: 1500, not 1.5e+03), in the C
+ * locale; out holds at least 32 bytes. */
+void gpuhist_values_text(double d, char *out, size_t len);
+
+/* Reading a result back (--merge): adds count numbers to the bucket from
+ * low to high (as gpuhist_values_bucket gave it, at the same precision),
+ * and a result's extremes, sum and fields that were not numbers; 0, or -1
+ * (gpuhist_values_message: bounds of no bucket, text that is not a
+ * number, a count past 2^64-1). */
+int gpuhist_values_add_bucket(gpuhist_values *values, double low,
+			      double high, uint64_t count);
+int gpuhist_values_add_summary(gpuhist_values *values, const char *min_text,
+			       const char *max_text, const char *sum_text,
+			       int sum_exact, uint64_t not_numbers,
+			       uint64_t empty);
+
 /* What became of one input. */
 struct gpuhist_result {
 	int index;              /* its place in the list counted */

@@ -87,6 +87,7 @@ FOLDERS_MAY_USE = {
     "count": {"backend", "tokens"},     # backend: to go
     "backend": {"count", "tokens"},
     "tokens": set(),
+    "values": {"tokens"},
 }
 LIB_SHARED = {"clock", "notes", "run_each"}     # lib's files any folder may use
 

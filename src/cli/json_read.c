@@ -17,7 +17,7 @@ struct number {
 	int is_count;               /* no minus, fraction or exponent */
 	int too_big;                /* a count past 2^64-1 */
 	uint64_t value;
-	char text[44];              /* its first characters, for messages */
+	char text[52];              /* its first characters, for messages */
 	size_t len;
 };
 
@@ -597,4 +597,24 @@ int gh_json_read_file(const char *name, const char *what,
 	}
 	free(r);
 	return ret;
+}
+
+int gh_json_read_number_text(struct gh_json *r, const char *where,
+			     const char *what, char out[GH_JSON_NUMBER])
+{
+	struct number n;
+	int c;
+
+	memset(&n, 0, sizeof(n));
+	gh_json_skip_ws(r);
+	c = gh_json_peek(r);
+	if (c != '-' && (c < '0' || c > '9'))
+		return gh_json_refuse(r, "%s: %s is not a number", where, what);
+	if (read_number(r, &n))
+		return -1;
+	if (n.len >= GH_JSON_NUMBER || n.len >= sizeof(n.text) - 4)
+		return gh_json_refuse(r, "%s: %s is longer than %d characters: %s",
+				      where, what, GH_JSON_NUMBER - 1, n.text);
+	memcpy(out, n.text, n.len + 1);
+	return 0;
 }

@@ -76,6 +76,11 @@ int gh_json_skip_value(struct gh_json *r, int depth);
  * messages. */
 int gh_json_read_count(struct gh_json *r, const char *where,
 		       const char *what, uint64_t *v);
+/* Any number, as its text (at most GH_JSON_NUMBER - 1 characters, which
+ * every number gpuhist writes fits). */
+#define GH_JSON_NUMBER 48
+int gh_json_read_number_text(struct gh_json *r, const char *where,
+			     const char *what, char out[GH_JSON_NUMBER]);
 /* A result's top-level "error" (its run failed as a whole): refused,
  * saying why, as a failed input. */
 int gh_json_run_error(struct gh_json *r);

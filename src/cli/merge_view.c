@@ -7,7 +7,9 @@
  * reading it as a histogram and refusing it for want of one.  The view
  * keys come right after an entry's name, so the first 64 KiB hold them;
  * a key inside a string cannot match (its quotes are escaped there).
- * merge_tokens.c still checks every entry against the view taken here.
+ * The values view's result (--values) gives its precision too, as
+ * "sub_buckets".  merge_tokens.c and merge_values.c still check every
+ * entry against the view taken here.
  */
 #include "config.h"
 
@@ -20,6 +22,7 @@
 #include "merge_view.h"
 
 #define HEAD_BYTES (64 << 10)
+#define VIEW_VALUES (-1)        /* --values: a field's numbers */
 
 /* The number after `key` (as "key": N) in s, or -1. */
 static long number_after(const char *s, const char *key)
@@ -42,6 +45,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"words\"", GPUHIST_TOKENS_WORDS },
 		{ "\"view\": \"lines\"", GPUHIST_TOKENS_LINES },
 		{ "\"view\": \"field\"", GPUHIST_TOKENS_FIELD },
+		{ "\"view\": \"values\"", VIEW_VALUES },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -80,7 +84,10 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			view = views[i].view;
 		}
 	}
-	if (view == GPUHIST_TOKENS_FIELD) {
+	long sub_buckets = view == VIEW_VALUES
+			   ? number_after(first, "\"sub_buckets\": ") : 0;
+
+	if (view == GPUHIST_TOKENS_FIELD || view == VIEW_VALUES) {
 		/* Its own keys, before the entry's next one. */
 		const char *end = strstr(first, "\"bytes_read\"");
 		long field, sep;
@@ -95,6 +102,14 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->lib.field = (int)field;
 			opts->lib.separator = sep < 0 ? -1 : (int)sep;
 		}
+	}
+	if (view == VIEW_VALUES) {
+		/* Its precision too, which its buckets were made at. */
+		opts->values = true;
+		gh_options_values_defaults(opts);
+		if (sub_buckets > 0)
+			opts->precision = 100.0 / (double)sub_buckets;
+		view = GPUHIST_TOKENS_FIELD;
 	}
 	opts->lib.tokens = view;
 	free(head);

@@ -19,7 +19,8 @@ enum {
 	OPT_RAW = 256, OPT_MERGE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BACKEND,
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
-	OPT_LINES, OPT_FIELD, OPT_MEMORY,
+	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
+	OPT_QUANTILES,
 };
 
 static const struct option long_options[] = {
@@ -32,6 +33,9 @@ static const struct option long_options[] = {
 	{ "tokens",      no_argument,       NULL, 't' },
 	{ "lines",       no_argument,       NULL, OPT_LINES },
 	{ "field",       required_argument, NULL, OPT_FIELD },
+	{ "values",      required_argument, NULL, OPT_VALUES },
+	{ "precision",   required_argument, NULL, OPT_PRECISION },
+	{ "quantiles",   required_argument, NULL, OPT_QUANTILES },
 	{ "separator",   required_argument, NULL, 'F' },
 	{ "memory",      required_argument, NULL, OPT_MEMORY },
 	{ "temporary-directory", required_argument, NULL, 'T' },
@@ -85,7 +89,14 @@ void gh_options_help(void)
 "      --field=N          count the Nth field of each line: runs of\n"
 "                         non-blanks, as awk's $N, or with -F what lies\n"
 "                         between separators; \"\" where a line has fewer\n"
-"  -F, --separator=C      --field's separator, one byte (\\t: tab)\n"
+"      --values=N         read the Nth field (as --field) as numbers: their\n"
+"                         count, min, max, sum, mean, quantiles and\n"
+"                         histogram; fields that are not numbers counted\n"
+"                         as such\n"
+"      --precision=P      --values: buckets at most P percent wide (default 1)\n"
+"      --quantiles=LIST   --values: these percentiles (default 50,90,99,99.9)\n"
+"  -F, --separator=C      --field's and --values' separator, one byte\n"
+"                         (\\t: tab)\n"
 "      --memory=SIZE      tokens held in memory before the rest is spilled\n"
 "                         to disk (default: a quarter of physical memory;\n"
 "                         N% of it; at least 1M)\n"
@@ -302,12 +313,50 @@ static int set_view(struct gh_options *opts, enum gh_view_kind view,
 	return 0;
 }
 
+/* --quantiles: percentiles 0..100, comma-separated, as decimals. */
+static int parse_quantiles(const char *arg, struct gh_quantiles *q)
+{
+	const char *p = arg;
+
+	q->n = 0;
+	for (;;) {
+		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
+		char text[20];
+
+		if (digits < len && p[digits] == '.' && digits + 1 < len)
+			digits += 1 + strspn(p + digits + 1, "0123456789");
+		if (!len || digits != len || len >= sizeof(text) ||
+		    q->n == GH_QUANTILES_MAX)
+			return -1;
+		memcpy(text, p, len);
+		text[len] = '\0';
+		double v = strtod(text, NULL);
+
+		if (v > 100)
+			return -1;
+		q->q[q->n] = v / 100;
+		snprintf(q->name[q->n], sizeof(q->name[q->n]), "p%s", text);
+		q->n++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+void gh_options_values_defaults(struct gh_options *opts)
+{
+	if (opts->values && !opts->quantiles.n)
+		parse_quantiles("50,90,99,99.9", &opts->quantiles);
+}
+
 enum gh_parse_result gh_options_parse(int argc, char **argv,
 				      struct gh_options *opts, bool quiet)
 {
 	static char *stdin_operand[] = { "-", NULL };
 	struct gpuhist_options *lib = &opts->lib;
 	const char *first_view = NULL, *tokens_opt = NULL, *memory_opt = NULL;
+	const char *values_opt = NULL;      /* --precision or --quantiles */
+	bool field_seen = false;
 	int view_opt_seen = 0, want_version = 0;
 	bool sort_set = false;
 	long n;
@@ -367,12 +416,21 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				return usage_error();
 			break;
 		case OPT_FIELD:
+		case OPT_VALUES:
 			n = parse_int(optarg, 1, INT_MAX);
 			if (n < 0) {
-				say("invalid field '%s' for --field (expected 1 or more)",
-				    optarg);
+				say("invalid field '%s' for %s (expected 1 or more)",
+				    optarg, c == OPT_FIELD ? "--field" : "--values");
 				return usage_error();
 			}
+			/* --field and --values both name a field: of different
+			 * views. */
+			if (c == OPT_VALUES ? field_seen : opts->values) {
+				say("options --field and --values select different views");
+				return usage_error();
+			}
+			field_seen |= c == OPT_FIELD;
+			opts->values |= c == OPT_VALUES;
 			/* One field until keys of several fields exist: a
 			 * second that differs is refused, not one dropped. */
 			if (lib->field && lib->field != (int)n) {
@@ -381,9 +439,34 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 				return usage_error();
 			}
 			lib->field = (int)n;
-			if (set_tokens(opts, GPUHIST_TOKENS_FIELD, "--field",
+			if (set_tokens(opts, GPUHIST_TOKENS_FIELD,
+				       c == OPT_FIELD ? "--field" : "--values",
 				       &tokens_opt))
 				return usage_error();
+			break;
+		case OPT_PRECISION: {
+			char *end;
+			double v = strtod(optarg, &end);
+			gpuhist_values *probe = *optarg && !*end && v > 0
+						? gpuhist_values_new(v) : NULL;
+
+			if (!probe) {
+				say("invalid precision '%s' for --precision (expected a percent from 0.0016 to 50)",
+				    optarg);
+				return usage_error();
+			}
+			gpuhist_values_free(probe);
+			opts->precision = v;
+			values_opt = "--precision";
+			break;
+		}
+		case OPT_QUANTILES:
+			if (parse_quantiles(optarg, &opts->quantiles)) {
+				say("invalid list '%s' for --quantiles (expected up to %d percents from 0 to 100, such as 50,99,99.9)",
+				    optarg, GH_QUANTILES_MAX);
+				return usage_error();
+			}
+			values_opt = "--quantiles";
 			break;
 		case 'F':
 			if (!strcmp(optarg, "\\t"))
@@ -602,9 +685,14 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		return usage_error();
 	}
 	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD) {
-		say("option -F applies to --field only");
+		say("option -F applies to --field and --values only");
 		return usage_error();
 	}
+	if (values_opt && !opts->values) {
+		say("option %s applies to --values only", values_opt);
+		return usage_error();
+	}
+	gh_options_values_defaults(opts);
 	if (opts->columns.n && opts->format != GH_FMT_TSV &&
 	    opts->format != GH_FMT_CSV) {
 		say("option --columns applies to -f tsv and -f csv only (json has these fields already)");

@@ -18,6 +18,15 @@ enum gh_sort { GH_SORT_BIN, GH_SORT_COUNT };
 enum gh_total_mode { GH_TOTAL_AUTO, GH_TOTAL_ALWAYS, GH_TOTAL_ONLY,
 		     GH_TOTAL_NEVER };
 
+/* --quantiles: the percentiles --values reports, as given ("99.9") and as
+ * fractions (0.999). */
+#define GH_QUANTILES_MAX 32
+struct gh_quantiles {
+	int n;
+	double q[GH_QUANTILES_MAX];
+	char name[GH_QUANTILES_MAX][24];    /* "p99.9" */
+};
+
 struct gh_options {
 	struct gpuhist_options lib;     /* what the library counts with:
 					 * --backend, --device(s),
@@ -29,6 +38,9 @@ struct gh_options {
 	bool chars;                 /* -m: code points (with -c: their
 				     * categories; with -i: case-folded) */
 	bool stats;                 /* -s: ent's figures besides the view */
+	bool values;                /* --values: lib's field read as numbers */
+	double precision;           /* --precision, percent (0: 1) */
+	struct gh_quantiles quantiles;
 	enum gh_format format;
 	bool ndjson;                /* -f ndjson: json's entries, a line each */
 	bool merge;                 /* operands are -f json results */
@@ -57,6 +69,10 @@ enum gh_parse_result {
  * it for all). */
 enum gh_parse_result gh_options_parse(int argc, char **argv,
 				      struct gh_options *opts, bool quiet);
+
+/* --values' defaults where the command line gave none (the quantiles);
+ * also for a view --merge adopts from its first result. */
+void gh_options_values_defaults(struct gh_options *opts);
 
 /* --help's text, on stdout. */
 void gh_options_help(void);

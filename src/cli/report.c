@@ -21,6 +21,7 @@
 #include "report.h"
 #include "report_chars.h"
 #include "report_tokens.h"
+#include "report_values.h"
 #include "stats.h"
 
 double gh_entropy(const uint64_t totals[256])
@@ -253,7 +254,8 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->top = opts->top;
 	rep->opts = opts;
 	rep->chars = opts->chars;
-	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE;
+	rep->values = opts->values;
+	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;
@@ -323,7 +325,9 @@ static void head(struct gh_report *rep)
 	rep->headed = true;
 	switch (rep->format) {
 	case GH_FMT_TSV:
-		if (rep->tokens)
+		if (rep->values)
+			fputs("input\tlow\thigh\tcount\n", out);
+		else if (rep->tokens)
 			fputs("input\ttoken\tcount\n", out);
 		else if (rep->stats)
 			gh_stats_put_head(out, '\t');
@@ -334,7 +338,9 @@ static void head(struct gh_report *rep)
 		}
 		break;
 	case GH_FMT_CSV:
-		if (rep->tokens)
+		if (rep->values)
+			fputs("input,low,high,count\n", out);
+		else if (rep->tokens)
 			fputs("input,token,count\n", out);
 		else if (rep->stats)
 			gh_stats_put_head(out, ',');
@@ -351,6 +357,57 @@ static void head(struct gh_report *rep)
 	case GH_FMT_TABLE:
 		break;
 	}
+}
+
+/* One input's values: added into the total, and its block printed. */
+static int values_block(struct gh_report *rep, const char *name,
+			uint64_t bytes_read, gpuhist_values *v)
+{
+	rep->n_inputs++;
+	if (!rep->total_error[0]) {
+		if (!rep->values_total)
+			rep->values_total =
+				gpuhist_values_new(rep->opts->precision);
+		if (!rep->values_total ||
+		    gpuhist_values_merge(rep->values_total, v)) {
+			snprintf(rep->total_error, sizeof(rep->total_error),
+				 "the total's values: %s", rep->values_total
+				 ? gpuhist_values_message(rep->values_total)
+				 : "out of memory");
+			gh_msg("%s", rep->total_error);
+			rep->failed = true;
+		}
+	}
+	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
+		return 0;
+	if (rep->format == GH_FMT_JSON) {
+		entry_sep(rep);
+		line_begin(rep);
+	}
+	int failed = gh_report_values(rep, name, bytes_read, v, rep->several);
+
+	if (rep->format == GH_FMT_JSON)
+		line_end(rep, NULL);
+	if (failed) {
+		gh_msg("out of memory for the rows of %s", name);
+		rep->failed = true;
+		return -1;
+	}
+	rep->n_printed++;
+	fflush(rep->out);
+	return 0;
+}
+
+int gh_report_values_input(struct gh_report *rep, const char *name,
+			   uint64_t bytes_read, gpuhist_values *values)
+{
+	head(rep);
+	if (add_past_64(&rep->total[0], bytes_read)) {
+		gh_msg("the inputs' bytes read add up to more than 2^64-1");
+		rep->failed = true;
+		return -1;
+	}
+	return values_block(rep, name, bytes_read, values);
 }
 
 int gh_report_input(struct gh_report *rep, const char *name,
@@ -374,6 +431,17 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	if (rep->chars && gpuhist_chars_merge(&rep->total_chars, chars)) {
 		gh_msg("out of memory for the total's code points");
 		return -1;
+	}
+	if (rep->values) {
+		gpuhist_values *v = gh_report_values_of(rep, name, tokens);
+		int ret = v ? values_block(rep, name, sum256(totals), v) : -1;
+
+		if (!v) {               /* said */
+			rep->n_inputs++;
+			rep->failed = true;
+		}
+		gpuhist_values_free(v);
+		return ret;
 	}
 	rep->n_inputs++;
 	/* A total that cannot be added up fails the run (said), but this
@@ -501,6 +569,52 @@ static void json_close(struct gh_report *rep)
 	fputs("}\n", rep->out);
 }
 
+/* A total that cannot be had (said): json's total is an entry with its
+ * error. */
+static void total_error_entry(struct gh_report *rep)
+{
+	rep->failed = true;
+	if (rep->format != GH_FMT_JSON)
+		return;
+	fputs("{\"name\": \"total\", ", rep->out);
+	if (rep->ndjson)
+		fputs("\"total\": true, ", rep->out);
+	fputs("\"error\": ", rep->out);
+	gh_put_json_string(rep->out, rep->total_error);
+	fputs(rep->ndjson ? "}\n" : "}", rep->out);
+}
+
+/* The values view's total block, as gh_report_end's for tokens. */
+static void values_end(struct gh_report *rep, bool total)
+{
+	bool json = rep->format == GH_FMT_JSON;
+
+	if (json && !rep->ndjson)
+		fputs("],\n \"total\": ", rep->out);
+	if (!rep->total_error[0] && !rep->values_total)     /* no inputs */
+		rep->values_total = gh_report_values_of(rep, "total", NULL);
+	if (!rep->values_total && !rep->total_error[0])
+		snprintf(rep->total_error, sizeof(rep->total_error),
+			 "the total's values: out of memory");
+	if (rep->total_error[0]) {
+		total_error_entry(rep);
+	} else if (total || json) {
+		if (json)
+			line_begin(rep);
+		if (gh_report_values(rep, "total", sum256(rep->total),
+				     rep->values_total, 1)) {
+			gh_msg("out of memory for the rows of the total");
+			rep->failed = true;
+		}
+		if (json)
+			line_end(rep, "\"total\": true, ");
+	}
+	gpuhist_values_free(rep->values_total);
+	rep->values_total = NULL;
+	if (json)
+		json_close(rep);
+}
+
 void gh_report_end(struct gh_report *rep)
 {
 	const struct gpuhist_stream *stream =
@@ -510,6 +624,10 @@ void gh_report_end(struct gh_report *rep)
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
 
 	head(rep);
+	if (rep->values) {
+		values_end(rep, total);
+		return;
+	}
 	if (rep->tokens) {
 		bool json = rep->format == GH_FMT_JSON;
 		const struct gpuhist_tokens *tk =
@@ -518,16 +636,7 @@ void gh_report_end(struct gh_report *rep)
 		if (json && !rep->ndjson)
 			fputs("],\n \"total\": ", rep->out);
 		if (rep->total_error[0]) {
-			/* said: json's total is an entry with its error */
-			rep->failed = true;
-			if (json) {
-				fputs("{\"name\": \"total\", ", rep->out);
-				if (rep->ndjson)
-					fputs("\"total\": true, ", rep->out);
-				fputs("\"error\": ", rep->out);
-				gh_put_json_string(rep->out, rep->total_error);
-				fputs(rep->ndjson ? "}\n" : "}", rep->out);
-			}
+			total_error_entry(rep);
 		} else if (tk) {
 			if (json)
 				line_begin(rep);

@@ -30,6 +30,9 @@ struct gh_report {
 	bool stats;                 /* --stats: ent's figures (stats.c) */
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
 	bool tokens;                /* -t, --lines, --field: token rows */
+	bool values;                /* --values: a field's numbers
+				     * (report_values.c), not its tokens */
+	gpuhist_values *values_total;   /* ... the inputs' added up */
 	gpuhist_token_sum *sum;     /* ... and the inputs' added for the
 				     * total */
 	char total_error[512];      /* why the total's tokens cannot be
@@ -57,6 +60,10 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		    const struct gpuhist_chars *chars,
 		    const struct gpuhist_stream *stream,
 		    const struct gpuhist_tokens *tokens);
+/* --merge of the values view: one result's values (and bytes read), as
+ * gh_report_input reports a counted input's.  0, or -1 (said). */
+int gh_report_values_input(struct gh_report *rep, const char *name,
+			   uint64_t bytes_read, gpuhist_values *values);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
  * reason"; NULL when there were none): json gives it an entry with its
  * "error" and no counts; the other formats show nothing of it. */

@@ -16,6 +16,8 @@
 
 #include "merge.h"
 #include "merge_tokens.h"
+#include "merge_values.h"
+#include "report_values.h"
 #include "msg.h"
 #include "operands.h"
 #include "run.h"
@@ -139,9 +141,37 @@ static int merge_tokens_one(struct gh_run *run, const char *name)
 	return ret;
 }
 
+/* --merge of the values view: one json result's numbers added into the
+ * report; 0, or -1 (said). */
+static int merge_values_one(struct gh_run *run, const char *name)
+{
+	gpuhist_values *v = gh_report_values_of(&run->report, name, NULL);
+	uint64_t bytes_read = 0;
+	char messages[1024];
+	int ret;
+
+	if (!v) {
+		gh_report_failed(&run->report, name, "");
+		return -1;
+	}
+	gh_msg_capture(messages, sizeof(messages));
+	ret = gh_merge_values_read(name, run->opts, v, &bytes_read);
+	gh_msg_capture(NULL, 0);
+	gh_msg_print(messages);
+	if (ret)
+		gh_report_failed(&run->report, name, messages);
+	else
+		ret = gh_report_values_input(&run->report, name, bytes_read,
+					     v);
+	gpuhist_values_free(v);
+	return ret;
+}
+
 /* --merge: one json result added into the report; 0, or -1 (said). */
 static int merge_one(struct gh_run *run, const char *name)
 {
+	if (run->opts->values)
+		return merge_values_one(run, name);
 	if (run->opts->lib.tokens)
 		return merge_tokens_one(run, name);
 
