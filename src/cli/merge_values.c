@@ -274,6 +274,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				      e->seen & KEY_NAME ? e->name : e->where,
 				      e->error);
 	}
+	/* Another view's result is named as such, not by a key it lacks. */
+	if ((e->seen & KEY_VIEW) && strcmp(e->view, "values"))
+		return check_entry(r, d, e);
 	missing = KEY_NEEDED & ~e->seen;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)

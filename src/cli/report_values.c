@@ -54,38 +54,55 @@ static double place_of(const struct gpuhist_value_bucket *b, double min,
 	return x < min ? min : x > max ? max : x;
 }
 
+/* The table's scale: linear, or where the magnitudes span two decades
+ * or more a log's on each side of zero: sign(x) (1 + ln(|x| / least)),
+ * least the smallest magnitude above zero, and zero at 0. */
+struct scale {
+	int log;
+	double least;
+};
+
+static double scaled(const struct scale *sc, double x)
+{
+	if (!sc->log)
+		return x;
+	if (x == 0)
+		return 0;
+	double y = 1 + log(fabs(x)) - log(sc->least);
+
+	return x < 0 ? -y : y;
+}
+
 /* The table's rows: every bucket when there are few, else buckets merged
- * into TABLE_ROWS spans of the scale (and zero's own on a log scale); the
- * number of rows, or -1. */
+ * into TABLE_ROWS spans of the scale; the number of rows, or -1. */
 static int make_rows(gpuhist_values *v, const struct gpuhist_values_summary *s,
-		     struct row rows[TABLE_ROWS + 1])
+		     struct row rows[TABLE_ROWS])
 {
 	size_t n = gpuhist_values_buckets(v);
 	struct gpuhist_value_bucket b;
-	double least = s->min;      /* the least number above zero, when the
-				     * scale is a log's */
-	int n_rows = 0, last = -2;
+	struct scale sc = { 0, 0 };
+	double biggest = fmax(fabs(s->min), fabs(s->max));
+	int n_rows = 0, last = -1;
 
-	for (size_t i = 0; s->min == 0 && i < n; i++)
-		if (!gpuhist_values_bucket(v, i, &b) && b.low > 0) {
-			least = b.low;
-			break;
-		}
-	int log_scale = s->min >= 0 && least > 0 && s->max / least >= 100;
-	double lo = log_scale ? log(least) : s->min;
-	double span = (log_scale ? log(s->max) : s->max) - lo;
+	for (size_t i = 0; i < n; i++) {
+		if (gpuhist_values_bucket(v, i, &b))
+			return -1;
+		double near = b.low < 0 ? -b.high : b.low;
+
+		if (near > 0 && (sc.least == 0 || near < sc.least))
+			sc.least = near;
+	}
+	sc.log = sc.least > 0 && log10(biggest) - log10(sc.least) >= 2;
+	double lo = scaled(&sc, s->min), span = scaled(&sc, s->max) - lo;
 
 	for (size_t i = 0; i < n; i++) {
 		if (gpuhist_values_bucket(v, i, &b))
 			return -1;
 		int r = (int)i;
 
-		if (n > TABLE_ROWS && log_scale && b.high == 0) {
-			r = -1;             /* zero: a row of its own */
-		} else if (n > TABLE_ROWS) {
-			double x = place_of(&b, log_scale ? least : s->min,
-					    s->max);
-			double at = ((log_scale ? log(x) : x) - lo) / span;
+		if (n > TABLE_ROWS) {
+			double at = (scaled(&sc, place_of(&b, s->min, s->max)) -
+				     lo) / span;
 
 			r = (int)(at * TABLE_ROWS);
 			r = r < 0 ? 0 : r >= TABLE_ROWS ? TABLE_ROWS - 1 : r;
@@ -144,8 +161,8 @@ static int print_table(struct gh_report *rep, const char *name,
 		       int with_header)
 {
 	struct gpuhist_values_summary s;
-	struct row rows[TABLE_ROWS + 1];
-	char label[TABLE_ROWS + 1][72];
+	struct row rows[TABLE_ROWS];
+	char label[TABLE_ROWS][72];
 	int label_width = 5, count_width = 5, n_rows;
 	uint64_t max = 0, fields;
 	FILE *out = rep->out;

@@ -157,6 +157,38 @@ void gh_number_format(double d, char *out, size_t len)
 		uselocale(was);
 }
 
+void gh_number_format_long(long double d, char *out, size_t len)
+{
+	pthread_once(&c_locale_once, c_locale_open);
+	locale_t was = c_locale ? uselocale(c_locale) : (locale_t)0;
+
+	snprintf(out, len, "%.21Lg", d);
+	if (was)
+		uselocale(was);
+}
+
+int gh_number_parse_long(const char *text, long double *out)
+{
+	struct gh_number x;
+	size_t n = strlen(text);
+
+	/* The grammar, and a double's range or a long double's past it. */
+	if (!gh_number_parse((const unsigned char *)text, n, &x)) {
+		pthread_once(&c_locale_once, c_locale_open);
+		char *end;
+		long double d = c_locale ? strtold_l(text, &end, c_locale)
+				: strtold(text, &end);
+
+		if (end == text || *end || !isfinite(d) ||
+		    strspn(text, "+-.0123456789eE") != n)
+			return 0;
+		*out = d;
+		return 1;
+	}
+	*out = x.is_int ? (long double)x.i : (long double)x.d;
+	return 1;
+}
+
 void gpuhist_values_text(double d, char *out, size_t len)
 {
 	gh_number_format(d, out, len);

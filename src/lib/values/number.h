@@ -26,4 +26,11 @@ int gh_number_parse(const unsigned char *p, size_t n, struct gh_number *out);
  * locale, into out (at least 32 bytes). */
 void gh_number_format(double d, char *out, size_t len);
 
+/* The same for a long double (a sum past a double's range), as %.21Lg
+ * where the shortest double's text would not read back. */
+void gh_number_format_long(long double d, char *out, size_t len);
+/* 1 when text (NUL-terminated) is a number by the same grammar, *out its
+ * value as a long double (of a sum, whose range may pass a double's). */
+int gh_number_parse_long(const char *text, long double *out);
+
 #endif

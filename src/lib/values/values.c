@@ -38,7 +38,10 @@ struct gpuhist_values {
 	int have_extremes;
 	struct gh_number min, max;
 	__int128 int_sum;               /* of the integers, exact */
-	double sum, compensation;       /* of the rest: Neumaier's */
+	long double sum, compensation;  /* of the rest: Neumaier's, with a
+					 * long double's range where it has
+					 * one (x86's: no overflow below
+					 * 10^4932) */
 	int inexact;                    /* a number went into sum */
 	struct gpuhist_value_bucket *list;      /* the buckets in order, */
 	size_t n_list;                  /* made when asked for, */
@@ -181,11 +184,11 @@ static void add_extremes(gpuhist_values *v, const struct gh_number *lo,
 }
 
 /* Neumaier's step: x into sum, what it loses into compensation. */
-static void add_double(gpuhist_values *v, double x)
+static void add_double(gpuhist_values *v, long double x)
 {
-	double t = v->sum + x;
+	long double t = v->sum + x;
 
-	if (fabs(v->sum) >= fabs(x))
+	if (fabsl(v->sum) >= fabsl(x))
 		v->compensation += (v->sum - t) + x;
 	else
 		v->compensation += (x - t) + v->sum;
@@ -202,7 +205,7 @@ static int add_number(gpuhist_values *v, const struct gh_number *x,
 	if (x->is_int)
 		v->int_sum += (__int128)x->i * (__int128)count;
 	else
-		add_double(v, x->d * (double)count);
+		add_double(v, (long double)x->d * (long double)count);
 	return 0;
 }
 
@@ -330,8 +333,10 @@ void gpuhist_values_summary_size(const gpuhist_values *v,
 	f.sum_exact = !v->inexact;
 	if (f.sum_exact)
 		int128_text(v->int_sum, f.sum_text, sizeof(f.sum_text));
-	else
+	else if (isfinite(f.sum))
 		gh_number_format(f.sum, f.sum_text, sizeof(f.sum_text));
+	else                        /* past a double: the long double's */
+		gh_number_format_long(sum, f.sum_text, sizeof(f.sum_text));
 	if (v->have_extremes) {
 		f.min = v->min.d;
 		f.max = v->max.d;
@@ -468,13 +473,12 @@ int gpuhist_values_add_bucket(gpuhist_values *v, double low, double high,
 /* The sum's text back: an exact integer, or a double. */
 static int read_sum(gpuhist_values *v, const char *text, int exact)
 {
-	struct gh_number x;
-
 	if (!exact) {
-		if (!gh_number_parse((const unsigned char *)text, strlen(text),
-				     &x))
+		long double d;
+
+		if (!gh_number_parse_long(text, &d))
 			return fail(v, "a sum '%s' that is not a number", text);
-		add_double(v, x.d);
+		add_double(v, d);
 		return 0;
 	}
 	const char *p = text;
