@@ -12,7 +12,9 @@ against the whole file, and errors against the messages gpuhist prints.
 import collections
 import gzip
 import json
+import math
 import re
+import statistics
 import subprocess
 import sys
 
@@ -53,7 +55,7 @@ want = [0] * 256
 for b in text:
     want[b] += 1
 
-print("1..%d" % (26 + len(REAL)))
+print("1..%d" % (30 + len(REAL)))
 ok(gpuhist.version() == subprocess.run(
     [GPUHIST, "--version"], capture_output=True, text=True
 ).stdout.split()[1], "gpuhist.version() is the command's: %s"
@@ -198,4 +200,35 @@ try:
     ok(False, "memory= with view='bytes' raises ValueError")
 except ValueError:
     ok(True, "memory= with view='bytes' raises ValueError")
+
+# view="values": the access log's size field, against Python's exact sort
+# and sum, the command's json, a Stream, and precision=.
+sizes = [int(line.split()[9]) for line in lines
+         if len(line.split()) >= 10 and line.split()[9].isdigit()]
+v = gpuhist.count(TEXT, view="values", field=10)
+ordered = sorted(sizes)
+near = all(abs(v.quantile(q) - ordered[max(1, math.ceil(q * len(ordered))) - 1])
+           <= ordered[max(1, math.ceil(q * len(ordered))) - 1] / 100
+           for q in (0, 0.25, 0.5, 0.9, 0.99, 0.999, 1))
+ok(v.numbers == len(sizes) and v.sum == sum(sizes) and v.sum_exact and
+   v.min == ordered[0] and v.max == ordered[-1] and near and
+   abs(v.mean - statistics.fmean(sizes)) <= 1e-9 * v.mean,
+   "view='values': count, sum, min, max, mean and quantiles as Python's")
+total = cli_json("--values=10", TEXT)["total"]
+ok([list(b) for b in v.buckets] ==
+   [[b["low"], b["high"], b["count"]] for b in total["buckets"]] and
+   v.not_numbers == total["not_numbers"],
+   "view='values': the buckets of gpuhist --values -f json")
+s = gpuhist.Stream(view="values", field=10, precision=0.1)
+for k in range(0, len(text), 7777):
+    s.write(text[k:k + 7777])
+got = s.close()
+ok(got.numbers == v.numbers and got.sum == v.sum and
+   got.precision == 100 / 1024,
+   "a Stream of view='values', precision=0.1, fed in odd pieces")
+try:
+    gpuhist.count(TEXT, view="field", field=10, precision=1)
+    ok(False, "precision= with view='field' raises ValueError")
+except ValueError:
+    ok(True, "precision= with view='field' raises ValueError")
 sys.exit(1 if failed else 0)
