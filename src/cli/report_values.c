@@ -147,13 +147,20 @@ static void row_label(const struct row *r,
 		snprintf(out, len, "%s .. %s", a, b);
 }
 
-/* A quantile or the mean as the table shows it: six digits. */
-static void put_figure(FILE *out, const char *title, double d)
+/* A quantile or the mean as the table shows it: no more digits than the
+ * precision vouches for (3 at 1 percent), an integer's whole. */
+static void put_figure(FILE *out, const char *title, double d,
+		       const struct gpuhist_values_summary *s)
 {
+	int digits = (int)ceil(log10(100.0 / s->precision));
+
 	if (isnan(d))
 		fprintf(out, "%-16s -\n", title);
+	else if (s->sum_exact && fabs(d) < 1e15)
+		fprintf(out, "%-16s %.0f\n", title, d);
 	else
-		fprintf(out, "%-16s %.6g\n", title, d);
+		fprintf(out, "%-16s %.*g\n", title, digits < 3 ? 3 : digits,
+			d);
 }
 
 static int print_table(struct gh_report *rep, const char *name,
@@ -205,10 +212,11 @@ static int print_table(struct gh_report *rep, const char *name,
 	fprintf(out, "min              %s\n", s.min_text);
 	fprintf(out, "max              %s\n", s.max_text);
 	fprintf(out, "sum              %s\n", s.sum_text);
-	put_figure(out, "mean", s.mean);
+	fprintf(out, "mean             %.6g\n", s.mean);
 	for (int i = 0; i < rep->opts->quantiles.n; i++)
 		put_figure(out, rep->opts->quantiles.name[i],
-			   gpuhist_values_quantile(v, rep->opts->quantiles.q[i]));
+			   gpuhist_values_quantile(v, rep->opts->quantiles.q[i]),
+			   &s);
 	fprintf(out, "precision        %.4g%%\n", s.precision);
 	return 0;
 }
