@@ -340,7 +340,8 @@ const char *gpuhist_token_sum_message(const gpuhist_token_sum *sum);
  * to 2^(e+1) fall into sub_buckets buckets of equal width, so that a
  * bucket is never wider than its low bound times the precision asked (1
  * percent: 128 buckets a power of two, each at most 0.78 percent wide);
- * negatives mirror them, zero has a bucket of its own.  The count, the
+ * negatives mirror them, zero has a bucket of its own (and among the
+ * least subnormals, below 2^-1066, a bucket is one double wide).  The count, the
  * smallest and largest number are exact, the sum exact while every number
  * is an integer of at most 18 digits (and compensated otherwise), and a
  * quantile is within the precision of an exact sort's.  A field that is

@@ -17,8 +17,9 @@ and float() of it is finite; an integer when it has no point or exponent
 and at most 18 digits after its leading zeros.  Checked exactly: the counts
 of numbers, of fields that are not numbers and of empty ones, min and max,
 the sum when every number is such an integer (else within 1e-12), every
-bucket's count and bounds (math.frexp's exponent, 2^ceil(log2(100/P))
-sub-buckets); each quantile within P percent of the exact sort's
+bucket's count and bounds (math.frexp's exponent e, 2^ceil(log2(100/P))
+sub-buckets, or 2^(e+1073) where that is fewer: no bound finer than the
+least subnormal); each quantile within P percent of the exact sort's
 nearest-rank value (the ceil(q n)th smallest, q read as a decimal).
 """
 import json
@@ -62,6 +63,7 @@ def bucket(x, bits):
     if x == 0:
         return (0, 0, 0)
     m, e = math.frexp(abs(x))
+    bits = min(bits, e + 1073)      # bounds no finer than a subnormal
     return (-1 if x < 0 else 1, e, int((m - 0.5) * 2 * (1 << bits)))
 
 
@@ -69,6 +71,7 @@ def bounds(key, bits):
     sign, e, sub = key
     if sign == 0:
         return 0.0, 0.0
+    bits = min(bits, e + 1073)
     s = 1 << bits
     lo = math.ldexp(s + sub, e - 1 - bits)
     try:

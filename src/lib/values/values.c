@@ -4,7 +4,8 @@
  * the sub-bucket floor((2m - 1) * S), S a power of two, so that a bucket
  * spans (S + sub) * 2^(e-1-bits) to one step more: never wider than 1/S of
  * its bound nearest zero (HdrHistogram's log-linear buckets, with a
- * double's exponent for the magnitude).  Every exponent a double has gets
+ * double's exponent for the magnitude); among the least subnormals, where
+ * that would be finer than a double, a bucket is one double wide.  Every exponent a double has gets
  * its page of S counters once a number falls in it; negatives have pages
  * of their own, zero a counter.  Besides the buckets: the count, the
  * extremes and the sum, exactly where the numbers are integers (an int128,
@@ -97,6 +98,14 @@ const char *gpuhist_values_message(const gpuhist_values *v)
 	return v->message;
 }
 
+/* The sub-bucket bits at exponent e: bits, but fewer where a bucket's
+ * bounds would pass below the least subnormal (2^-1074), which keeps them
+ * exact: there a bucket is one double wide. */
+static int bits_at(const gpuhist_values *v, int e)
+{
+	return v->bits < e + 1073 ? v->bits : e + 1073;
+}
+
 /* Where a magnitude m > 0 falls: its page and sub-bucket. */
 static void bucket_of(const gpuhist_values *v, double m, int *page, int *sub)
 {
@@ -104,18 +113,18 @@ static void bucket_of(const gpuhist_values *v, double m, int *page, int *sub)
 	double f = frexp(m, &e);
 
 	*page = e - EXP_LO;
-	*sub = (int)((f - 0.5) * 2.0 * (double)(1u << v->bits));
+	*sub = (int)((f - 0.5) * 2.0 * (double)(1u << bits_at(v, e)));
 }
 
 /* A bucket's bounds in magnitude: [*lo, *hi). */
 static void bounds_of(const gpuhist_values *v, int page, int sub, double *lo,
 		      double *hi)
 {
-	int e = page + EXP_LO;
-	uint32_t s = 1u << v->bits;
+	int e = page + EXP_LO, bits = bits_at(v, e);
+	uint32_t s = 1u << bits;
 
-	*lo = ldexp((double)(s + (uint32_t)sub), e - 1 - v->bits);
-	*hi = ldexp((double)(s + (uint32_t)sub + 1), e - 1 - v->bits);
+	*lo = ldexp((double)(s + (uint32_t)sub), e - 1 - bits);
+	*hi = ldexp((double)(s + (uint32_t)sub + 1), e - 1 - bits);
 	if (isinf(*hi))
 		*hi = 1.7976931348623157e308;   /* DBL_MAX: the last bucket */
 }
