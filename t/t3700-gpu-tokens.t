@@ -5,7 +5,7 @@
 # bytes to 4 MiB (tokens across many chunks), a pipe, gzip, real man
 # pages, CRLF, NUL bytes, lines longer than a chunk, all-distinct lines
 # spilled past --memory, two devices' tables, and auto's CPU and GPU
-# counting parts of one file
+# counting parts of one file; --values, whose field the GPU cuts
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
 need_cmd python3
@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 33
+plan 35
 
 # check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
 check_gpu() {
@@ -95,6 +95,16 @@ same_file "three inputs, tsv: the CPU backend's, byte for byte" gpu.tsv cpu.tsv
 "$GPUHIST" --field=1 --top=5 --backend=cpu log >cpu.txt
 "$GPUHIST" --field=1 --top=5 --backend=gpu log >gpu.txt
 same_file "the table of the top 5 first fields: the CPU backend's" gpu.txt cpu.txt
+# --values: the GPU cuts the field, the numbers are the CPU's.
+"$GPUHIST" --values=10 -f json --backend=cpu log log.gz >cpu.json
+"$GPUHIST" --values=10 -f json --backend=gpu log log.gz >gpu.json
+same_file "--values of the size field, json: the CPU backend's" gpu.json cpu.json
+check_values() {
+	"$GPUHIST" -f json "$@" >got.json 2>err
+	python3 "$T_SRCDIR/valuesoracle.py" 10 log got.json 2>&1
+}
+is "--values on the GPU, 64 KiB chunks: Python's sort and sums" \
+	"$(check_values --values=10 --backend=gpu --chunk-size=64k log)" same
 
 # auto: one CPU thread counts while the GPU starts, then the GPU counts the
 # rest; the counts meet exactly.

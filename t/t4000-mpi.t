@@ -2,14 +2,15 @@
 # t4000-mpi - `mpirun -np 3 gpuhist` (the CPU backend, oversubscribed) prints
 # what one process prints on the same inputs: a large plain file shared out
 # in byte ranges, gzip and small files spread over the ranks, standard input
-# on rank 0, bad inputs named once each, more operands than one batch,
+# on rank 0, bad inputs named once each, the tokens views and --values,
+# more operands than one batch,
 # names from --files0-from (a file, or standard input, read by rank 0; bad
 # entries among them), and the same exit status on every rank.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 38
+plan 39
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -209,7 +210,7 @@ same_file "-m -s, 7 ranks, tsv: one process's table" "$TMP/mpi.out" "$TMP/one.ou
 # results.
 set -- "$TMP/big.log" "$TMP/part.gz" "$TMP/cut.txt" "$TMP"/small* \
 	"$TMP/truncated.gz" $man_gz
-for view in -t --lines --field=1; do
+for view in -t --lines --field=1 --values=10; do
 	one $view -f json --backend=cpu "$@"
 	agree=
 	for np in 1 2 3 5; do
