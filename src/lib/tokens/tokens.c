@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blank_field.h"
 #include "counts.h"
 #include "local.h"
 #include "tokens.h"
@@ -57,11 +58,6 @@ static bool is_word_sep(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static bool is_blank(unsigned char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* ---- units ---- */
 
 /* The unit a whole line makes: itself, or its field. */
@@ -77,20 +73,12 @@ static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 	int k = 1;
 
 	if (t->separator < 0) {
-		for (;;) {
-			while (q < end && is_blank(*q))
-				q++;
-			const unsigned char *from = q;
+		const unsigned char *from, *to;
 
-			while (q < end && !is_blank(*q))
-				q++;
-			if (q == from)
-				break;          /* no more fields */
-			if (k++ == t->field) {
-				u->p = from;
-				u->len = (uint64_t)(q - from);
-				return;
-			}
+		if (gh_blank_field(p, end, t->field, &from, &to)) {
+			u->p = from;
+			u->len = (uint64_t)(to - from);
+			return;
 		}
 	} else {
 		for (;;) {
