@@ -24,6 +24,16 @@ static inline bool gh_is_blank(unsigned char c)
 }
 
 #if defined(__SSE2__)
+/* The set bits of a 16-bit mask (__builtin_popcount is a libgcc call
+ * without -mpopcnt). */
+static inline int gh_popcount16(unsigned x)
+{
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0f0fu;
+	return (int)((x + (x >> 8)) & 0x1fu);
+}
+
 /* Bit i set where p[i] is a space or a tab, for 16 bytes. */
 static inline unsigned gh_blank_mask16(const unsigned char *p)
 {
@@ -69,7 +79,7 @@ static inline bool gh_blank_field(const unsigned char *p,
 		unsigned blank = gh_blank_mask16(q);
 		unsigned starts = ~blank & 0xffffu &
 				  ((blank << 1) | after_blank);
-		int n = __builtin_popcount(starts);
+		int n = gh_popcount16(starts);
 
 		if (n >= left) {
 			while (--left)
