@@ -82,14 +82,16 @@ def call_links(builddir, mods):
 # backend.h's chunk; the parallel decoders reach the backend and submit.c
 # directly instead of through one chunk sink).
 FOLDERS_MAY_USE = {
-    "lib": {"decode", "count", "backend", "tokens"},
-    "decode": {"count", "backend"},     # backend: to go
-    "count": {"backend", "tokens"},     # backend: to go
-    "backend": {"count", "tokens"},
+    "lib": {"decode", "join", "backend", "tokens", "values"},
+    "decode": {"join", "backend"},      # backend: to go (a chunk sink)
+    "join": {"backend", "tokens"},
+    "backend": {"tokens"},
     "tokens": set(),
     "values": {"tokens"},
 }
-LIB_SHARED = {"clock", "notes", "run_each"}     # lib's files any folder may use
+# lib's files any folder may use: the clock, notes, the thread helper and
+# code-point totals (the public gpuhist_chars_*)
+LIB_SHARED = {"clock", "notes", "run_each", "chars"}
 
 
 def folder_of(srcdir, mods, mod):
