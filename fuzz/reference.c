@@ -184,6 +184,8 @@ int gh_fuzz_packed_totals(int kind, const unsigned char *p, size_t len,
 	unsigned char *out = malloc(OUT_MAX);
 	size_t got = 0;
 	int ret = -2;
+	const unsigned char *rest = NULL;   /* zstd: another format after */
+	size_t rest_len = 0;
 
 	if (!out)
 		return -2;
@@ -195,13 +197,26 @@ int gh_fuzz_packed_totals(int kind, const unsigned char *p, size_t len,
 		 * refuses): all the input, 128 KiB of output at a time. */
 		ZSTD_DCtx *d = ZSTD_createDCtx();
 		ZSTD_inBuffer in = { p, len, 0 };
-		size_t n = 1;
+		size_t n = 1;           /* 0: between frames */
 
 		if (!d)
 			break;
 		ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
 		ret = 0;
 		for (;;) {
+			/* Between frames, gzip, xz or lz4 data: zstd -dc goes
+			 * on to it, and so does the reference, with its own. */
+			const unsigned char *at = p + in.pos;
+			size_t left = len - in.pos;
+
+			if (n == 0 && left >= 4 &&
+			    ((at[0] == 0x1f && at[1] == 0x8b) ||
+			     (left >= 6 && !memcmp(at, "\xfd" "7zXZ\0", 6)) ||
+			     !memcmp(at, "\x04\x22\x4d\x18", 4))) {
+				rest = at;
+				rest_len = left;
+				break;
+			}
 			size_t room = OUT_MAX - got;
 			ZSTD_outBuffer ob = { out + got,
 					      room < 131072 ? room : 131072, 0 };
@@ -287,5 +302,11 @@ int gh_fuzz_packed_totals(int kind, const unsigned char *p, size_t len,
 	if (ret == 0)
 		gh_count_bytes_simple(out, got, totals);
 	free(out);
+	if (ret == 0 && rest) {
+		int kind = gh_fuzz_packed_kind(rest, rest_len);
+
+		ret = kind ? gh_fuzz_packed_totals(kind, rest, rest_len, totals)
+			   : gh_fuzz_zlib_totals(rest, rest_len, totals);
+	}
 	return ret;
 }

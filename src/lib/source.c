@@ -42,6 +42,9 @@ struct gh_source {
 	bool eof;                   /* read() has said end of file */
 	const struct gh_decoder *decoder;   /* compressed input, else NULL */
 	void *dec;                  /* its state */
+	const struct gh_decoder *first;     /* the first bytes' decoder, which
+					     * a restart starts again */
+	uint64_t consumed_before;   /* by decoders that handed over */
 	int threads;                /* a decoder's threads */
 };
 
@@ -89,6 +92,14 @@ static void widen_pipe(int fd)
 #endif
 }
 
+/* Whether another format this build decodes starts at p. */
+static bool decodes_another(const unsigned char *p, size_t len)
+{
+	const struct gh_format *f = gh_format_of(p, len);
+
+	return f && f->decoder;
+}
+
 /* Starts src's decoder, reading from where src stands after the
  * primed_len bytes at primed; 0, or -1 after noting why. */
 static int start_decoder(struct gh_source *src, const unsigned char *primed,
@@ -98,6 +109,7 @@ static int start_decoder(struct gh_source *src, const unsigned char *primed,
 		.fd = src->fd, .mem = src->mem, .mem_len = src->mem_left,
 		.primed = primed, .primed_len = primed_len,
 		.threads = src->threads, .strict = strict,
+		.decodes = decodes_another,
 	};
 	const char *why = "out of memory";
 
@@ -122,7 +134,7 @@ static int detect(struct gh_source *src, const unsigned char *p, unsigned len)
 		gh_note(src->notes, "%s: %s", src->name, f->not_decoded);
 		return 0;
 	}
-	src->decoder = f->decoder;
+	src->decoder = src->first = f->decoder;
 	if (start_decoder(src, src->fd < 0 ? NULL : p,
 			  src->fd < 0 ? 0 : len, false))
 		return -1;
@@ -257,6 +269,42 @@ static int64_t fill_from_memory(struct gh_source *src, unsigned char *buf,
 	return (int64_t)n;
 }
 
+/* Where the decoder stopped for another format's data (zstd -dc goes on
+ * to a gzip stream after its frames): that format's decoder takes the
+ * rest.  1 when it did, 0 at the real end, -1 after noting why. */
+static int hand_over(struct gh_source *src)
+{
+	const unsigned char *rest;
+	uint64_t len, counted;
+	unsigned char *copy = NULL;
+
+	if (!src->decoder->followed ||
+	    !src->decoder->followed(src->dec, &rest, &len, &counted))
+		return 0;
+	const struct gh_format *f = gh_format_of(rest, (size_t)len);
+
+	if (src->fd >= 0) {         /* read past the end: primed */
+		copy = malloc(len ? (size_t)len : 1);
+		if (!copy || len > UINT32_MAX) {
+			free(copy);
+			gh_note(src->notes, "%s: out of memory", src->name);
+			return -1;
+		}
+		memcpy(copy, rest, (size_t)len);
+	} else {
+		src->mem = rest;
+		src->mem_left = len;
+	}
+	src->consumed_before += src->decoder->consumed(src->dec) - counted;
+	src->decoder->free(src->dec);
+	src->dec = NULL;
+	src->decoder = f->decoder;
+	int ret = start_decoder(src, copy, copy ? (unsigned)len : 0, false);
+
+	free(copy);
+	return ret ? -1 : 1;
+}
+
 /* Fills buf with up to cap decoded bytes: fewer only at the end. */
 static int64_t fill_decoded(struct gh_source *src, unsigned char *buf,
 			    uint64_t cap)
@@ -281,8 +329,14 @@ static int64_t fill_decoded(struct gh_source *src, unsigned char *buf,
 			return -1;
 		}
 		done += (uint64_t)n;
-		if ((uint64_t)n < want)
-			break;          /* the end */
+		if ((uint64_t)n < want) {
+			int next = hand_over(src);
+
+			if (next < 0)
+				return -1;
+			if (!next)
+				break;  /* the end */
+		}
 	}
 	return (int64_t)done;
 }
@@ -338,7 +392,9 @@ uint64_t gh_source_size(const struct gh_source *src)
 
 uint64_t gh_source_consumed(const struct gh_source *src)
 {
-	return src->dec ? src->decoder->consumed(src->dec) : src->consumed;
+	return src->dec ? src->consumed_before +
+			  src->decoder->consumed(src->dec)
+			: src->consumed;
 }
 
 const struct gh_decoding *gh_source_decoding(const struct gh_source *src)
@@ -385,6 +441,8 @@ int gh_source_restart(struct gh_source *src)
 {
 	src->decoder->free(src->dec);
 	src->dec = NULL;
+	src->decoder = src->first;
+	src->consumed_before = 0;
 	if (lseek(src->fd, src->start, SEEK_SET) < 0) {
 		gh_note_errno(src->notes, "%s", src->name);
 		return -1;

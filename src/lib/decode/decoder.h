@@ -10,6 +10,7 @@
 #define GH_DECODER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -31,6 +32,11 @@ struct gh_packed_from {
 	const unsigned char *primed;
 	unsigned primed_len;
 	int threads;                /* how many a decoder may use (xz) */
+	/* Whether the data of another format this build decodes starts at p
+	 * (source.c's formats.c lookup): a decoder that goes on to another
+	 * format where its own frames end (zstd, as zstd -dc does) stops
+	 * there and hands the rest over (followed); NULL: none. */
+	bool (*decodes)(const unsigned char *p, size_t len);
 	bool strict;                /* decoding again for the verdict: the
 				     * strictest engine (gzip: zlib) */
 };
@@ -98,6 +104,13 @@ struct gh_decoder {
 	/* What decodes it, for -v. */
 	const struct gh_decoding *(*decoding)(const void *d);
 	void (*free)(void *d);
+	/* NULL, or whether read() stopped (short of its cap) because data
+	 * of another format follows (from->decodes said so): then true,
+	 * with the rest of the input, *len bytes at *rest (the bytes read
+	 * past its end, from a descriptor, which goes on after them; or the
+	 * rest of the memory), of which *counted were counted as consumed. */
+	bool (*followed)(void *d, const unsigned char **rest, uint64_t *len,
+			 uint64_t *counted);
 	/* What may decode it, for --version -v ("ISA-L, zlib"), or NULL. */
 	const char *engines;
 

@@ -54,8 +54,11 @@ struct gh_gunzip {
 struct gh_gunzip *gh_gunzip_new(int fd, const unsigned char *primed,
 				unsigned primed_len, bool zlib)
 {
-	struct gh_gunzip *g = calloc(1, sizeof(*g));
+	struct gh_gunzip *g;
 
+	if (primed_len > GH_GUNZIP_IN_BYTES)
+		return NULL;            /* more than its buffer holds */
+	g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
 	g->inf = zlib ? gh_inflater_zlib_new() : gh_inflater_new();

@@ -13,6 +13,8 @@ int gh_packed_in_init(struct gh_packed_in *in,
 		      const struct gh_packed_from *from, size_t room)
 {
 	memset(in, 0, sizeof(*in));
+	if (from->fd >= 0 && from->primed_len > room)
+		return -1;              /* more than its buffer holds */
 	in->buf = malloc(room);
 	if (!in->buf)
 		return -1;

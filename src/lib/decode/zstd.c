@@ -2,7 +2,12 @@
  *
  * Every frame is decoded, skippable ones skipped, as zstd -dc does; data
  * that ends inside a frame is truncated, and anything after the last frame
- * that is not a frame is refused (zstd: "unknown header").  A frame's
+ * that is not a frame is refused (zstd: "unknown header"), but for the
+ * data of another format this build decodes: as zstd -dc goes on to a
+ * gzip, xz or lz4 stream after its frames (and an lz4 file that begins
+ * with a skippable frame is one), the source goes on with that format's
+ * decoder (followed), which then decodes to the end by its own rules
+ * (zstd -dc would look for yet another format after that one's end).  A frame's
  * window may be up to GH_ZSTD_WINDOW_LOG_MAX: larger ones are refused
  * rather than allocated, so memory stays bounded whatever the input says.
  *
@@ -44,6 +49,8 @@ struct unzstd {
 	unsigned char *stage;       /* decoded bytes the caller had no room
 				     * for yet: [staged, staged_end) */
 	size_t staged, staged_end;
+	bool (*decodes)(const unsigned char *p, size_t len);
+	bool handed_over;           /* another format follows: stopped */
 };
 
 static const struct gh_decoding serial = { "zstd", "libzstd" };
@@ -68,6 +75,7 @@ static void *zstd_open(const struct gh_packed_from *from, const char **why)
 	if (!z)
 		return NULL;
 	z->out_room = ZSTD_DStreamOutSize();
+	z->decodes = from->decodes;
 	z->dctx = gh_zstd_dctx_new();
 	z->stage = malloc(z->out_room);
 	if (!z->dctx || !z->stage ||
@@ -76,6 +84,26 @@ static void *zstd_open(const struct gh_packed_from *from, const char **why)
 		return NULL;
 	}
 	return z;
+}
+
+/* A zstd frame's or a skippable frame's magic number. */
+static bool is_frame(const unsigned char *p)
+{
+	uint32_t magic = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+
+	return magic == ZSTD_MAGICNUMBER ||
+	       (magic & 0xfffffff0u) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+/* The formats zstd -dc goes on to after its frames (its fileio.c: gzip,
+ * xz and lz4 frames, where it was built with them; not bzip2 or lz4's
+ * legacy format). */
+static bool zstd_cli_goes_on(const unsigned char *p, size_t len)
+{
+	return (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) ||
+	       (len >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6)) ||
+	       (len >= 4 && !memcmp(p, "\x04\x22\x4d\x18", 4));
 }
 
 /* Hands out up to cap staged bytes into out. */
@@ -97,7 +125,7 @@ static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
 	uint64_t done = unstage(z, out, cap);
 
 	(void)warning;
-	while (done < cap && !z->in.ended) {
+	while (done < cap && !z->in.ended && !z->handed_over) {
 		/* zstd -dc has a frame's header whole before it starts it, and
 		 * then what libzstd says the next step needs. */
 		size_t need = z->in_frame ? z->hint : FRAME_HEADER_MAX;
@@ -117,6 +145,15 @@ static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
 			return -1;
 		if (!more)
 			break;
+		/* Between frames, another format's data: zstd -dc goes on
+		 * to decode it, and so does the source, with its decoder. */
+		if (!z->in_frame && !z->flushing && z->decodes &&
+		    z->in.avail >= 4 && !is_frame(z->in.next) &&
+		    zstd_cli_goes_on(z->in.next, z->in.avail) &&
+		    z->decodes(z->in.next, z->in.avail)) {
+			z->handed_over = true;
+			break;
+		}
 
 		/* Straight into out when a whole output buffer fits. */
 		bool direct = cap - done >= z->out_room;
@@ -145,6 +182,24 @@ static int64_t zstd_read(void *d, unsigned char *out, uint64_t cap,
 	return (int64_t)done;
 }
 
+static bool zstd_followed(void *d, const unsigned char **rest, uint64_t *len,
+			  uint64_t *counted)
+{
+	struct unzstd *z = d;
+
+	if (!z->handed_over)
+		return false;
+	*counted = z->in.avail;
+	if (z->in.fd < 0) {         /* memory: the buffer came from it */
+		*rest = z->in.mem - z->in.avail;
+		*len = z->in.avail + z->in.mem_left;
+	} else {
+		*rest = z->in.next;
+		*len = z->in.avail;
+	}
+	return true;
+}
+
 static uint64_t zstd_consumed(const void *d)
 {
 	return ((const struct unzstd *)d)->in.consumed;
@@ -170,6 +225,7 @@ const struct gh_decoder gh_zstd_decoder = {
 	.consumed = zstd_consumed,
 	.decoding = zstd_decoding,
 	.free = zstd_free,
+	.followed = zstd_followed,
 	.pieces_threads = zstd_pieces_threads,
 	.pieces = gh_zstd_pieces,
 };
