@@ -6,13 +6,15 @@
 # (t/tokenoracle.py); several inputs' total spills too; the spill files
 # leave nothing behind; a spill that fails (no such directory, a file
 # size limit, as a full disk) names the directory, fails that input
-# (exit 1, no rows of it) and spares the others; usage errors
+# (exit 1, no rows of it) and spares the others, and so does a sort of
+# the rows that fails (json: the input's entry with its error); usage
+# errors
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 36
+plan 38
 
 # Distinct lines of a few fields, some repeated; and its words differ too.
 python3 - <<'PY'
@@ -130,6 +132,29 @@ e, s = d["inputs"]
 assert "error" in e and "counts" not in e, e
 assert s["distinct"] == 2 and d["total"]["tokens"] == 3, d
 '
+
+# The rows' sort spills too (every row of tsv and json, more than memory
+# holds) and may fail where the counting did not (a full 1 MiB tmpfs,
+# mounted in a user namespace of its own where the system allows one):
+# said naming the input, json's entry for it with its error, the other
+# input reported (issue "What users see, third round", item 2).
+python3 -c 'print("\n".join("word%05d" % i for i in range(15000)))' >w15k
+printf 'a b\n' >ab
+mkdir -p tiny
+if unshare -rm sh -c "mount -t tmpfs -o size=1m tmpfs tiny" 2>/dev/null; then
+	unshare -rm sh -c "mount -t tmpfs -o size=1m tmpfs tiny &&
+		\"$GPUHIST\" -t --memory=1M -T tiny -f json w15k ab" >out 2>err
+	like "a sort that fails: said naming the input" "$(cat err)" \
+		'gpuhist: w15k: cannot sort tokens in tiny: No space left on device'
+	is "... json: its entry with the error, the other input's rows" \
+		"$(python3 -c 'import json, sys
+d = json.load(open("out"))
+print([(e["name"], e.get("error"), e.get("tokens")) for e in d["inputs"]])')" \
+		"[('w15k', 'cannot sort tokens in tiny: No space left on device', None), ('ab', None, 2)]"
+else
+	skip "a sort that fails: said naming the input" "no tmpfs in a user namespace"
+	skip "... json: its entry with the error" "no tmpfs in a user namespace"
+fi
 
 # Usage.
 "$GPUHIST" --lines --memory=1k small 2>err

@@ -468,6 +468,8 @@ int gh_report_input(struct gh_report *rep, const char *name,
 			if (!rep->tokens)       /* report_tokens.c says why */
 				gh_msg("out of memory for the rows of %s", name);
 			rep->failed = true;
+			if (failed > 0)         /* json's entry says why */
+				rep->n_printed++;
 			return -1;
 		}
 		rep->n_printed++;
@@ -640,9 +642,11 @@ void gh_report_end(struct gh_report *rep)
 		} else if (tk) {
 			if (json)
 				line_begin(rep);
+			rep->in_total = true;
 			if (gh_report_tokens(rep, "total", sum256(rep->total),
 					     tk, 1))
 				rep->failed = true;     /* said */
+			rep->in_total = false;
 			if (json)
 				line_end(rep, "\"total\": true, ");
 		}

@@ -38,6 +38,8 @@ struct gh_report {
 	char total_error[512];      /* why the total's tokens cannot be
 				     * added up (said once), or "" */
 	struct gh_token_runs *runs; /* a block's rows sorted on disk */
+	char block_error[512];      /* why a block's rows cannot be had */
+	bool in_total;              /* the total's block is being printed */
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */
 	bool failed;                /* a block could not be printed (said) */

@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,6 +431,20 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 	return 0;
 }
 
+/* Keeps why a block's rows cannot be had (the first reason), which
+ * gh_report_tokens says naming the block. */
+__attribute__((format(printf, 2, 3)))
+static void rows_failed(struct gh_report *rep, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rep->block_error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rep->block_error, sizeof(rep->block_error), fmt, ap);
+	va_end(ap);
+}
+
 /* Sorts a part as its rows are shown and writes it as a run. */
 static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 {
@@ -447,9 +462,9 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 			qsort(t, part->distinct, sizeof(*t), by_bytes);
 		ret = gh_token_runs_add(rep->runs, t, part->distinct);
 		if (ret)
-			gh_msg("%s", gh_token_runs_error(rep->runs));
+			rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
 	} else {
-		gh_msg("out of memory for the rows of the tokens");
+		rows_failed(rep, "out of memory for the rows of the tokens");
 	}
 	free(keys);
 	free(t);
@@ -477,13 +492,13 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 					      rep->sort == GH_SORT_BIN
 					      ? by_bytes_order : by_count);
 		if (!rep->runs) {
-			gh_msg("out of memory for the rows of the tokens");
+			rows_failed(rep, "out of memory for the rows of the tokens");
 			return -1;
 		}
 		int ret = gpuhist_tokens_each(tk, sort_part, rep);
 
 		if (ret > 0)
-			gh_msg("%s", gpuhist_tokens_message(tk));
+			rows_failed(rep, "%s", gpuhist_tokens_message(tk));
 		if (ret)
 			return -1;
 		rows->runs = rep->runs;
@@ -494,9 +509,9 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		int ret = gpuhist_tokens_each(tk, keep_best, owned);
 
 		if (ret > 0)
-			gh_msg("%s", gpuhist_tokens_message(tk));
+			rows_failed(rep, "%s", gpuhist_tokens_message(tk));
 		else if (ret)
-			gh_msg("out of memory for the rows of the tokens");
+			rows_failed(rep, "out of memory for the rows of the tokens");
 		if (ret) {
 			free_best(owned);
 			return -1;
@@ -511,7 +526,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 			free(keys);
 			free(owned->t);
 			owned->t = NULL;
-			gh_msg("out of memory for the rows of the tokens");
+			rows_failed(rep, "out of memory for the rows of the tokens");
 			return -1;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -523,7 +538,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	struct sort_key *keys = keys_of(owned->t, n);
 
 	if (!keys) {
-		gh_msg("out of memory for the rows of the tokens");
+		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
 	qsort(keys, n, sizeof(*keys), by_key);
@@ -531,7 +546,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 
 	if (!sorted) {
 		free(keys);
-		gh_msg("out of memory for the rows of the tokens");
+		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -706,8 +721,24 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	struct rows rows;
 	struct best owned;
 
-	if (arrange(rep, tk, &rows, &owned, &other, &has_other))
-		return -1;
+	rep->block_error[0] = '\0';
+	if (arrange(rep, tk, &rows, &owned, &other, &has_other)) {
+		gh_token_runs_free(rep->runs);
+		rep->runs = NULL;
+		if (rep->in_total)
+			gh_msg("the total's rows: %s", rep->block_error);
+		else
+			gh_msg("%s: %s", name, rep->block_error);
+		if (rep->format != GH_FMT_JSON)
+			return -1;
+		/* Nothing of it printed yet: json's entry says why. */
+		fputs("{\"name\": ", rep->out);
+		gh_put_json_string(rep->out, name);
+		fputs(", \"error\": ", rep->out);
+		gh_put_json_string(rep->out, rep->block_error);
+		fputs("}", rep->out);
+		return 1;
+	}
 	switch (rep->format) {
 	case GH_FMT_TABLE:
 		ret = print_table(rep, name, bytes_read, tk, &rows, other,

@@ -16,8 +16,10 @@ static inline const char *gh_tokens_view_name(int view)
 	       : view == GPUHIST_TOKENS_LINES ? "lines" : "field";
 }
 
-/* One block of an input (or the total) in rep's format; 0, or -1 when out
- * of memory.  with_header: the table names the input. */
+/* One block of an input (or the total) in rep's format; 0, or -1 when its
+ * rows cannot be had (out of memory, a sort that spilled and failed:
+ * said, naming it), or 1 when so but json's entry is printed, with its
+ * "error".  with_header: the table names the input. */
 int gh_report_tokens(struct gh_report *rep, const char *name,
 		     uint64_t bytes_read, const struct gpuhist_tokens *tk,
 		     int with_header);
