@@ -495,6 +495,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 			rows_failed(rep, "out of memory for the rows of the tokens");
 			return -1;
 		}
+		/* Within --memory while merging, as while counting. */
+		gh_token_runs_budget(rep->runs, rep->opts->lib.memory / 2);
 		int ret = gpuhist_tokens_each(tk, sort_part, rep);
 
 		if (ret > 0)

@@ -17,6 +17,7 @@
 /* Bytes buffered a run while writing, and read a run while merging. */
 #define WRITE_BUFFER (1024 * 1024)
 #define READ_BUFFER (64 * 1024)
+#define READ_BUFFER_MIN 4096    /* a run's buffer however many runs */
 #define HEAD (2 * sizeof(uint64_t))
 
 struct run {
@@ -35,8 +36,16 @@ struct gh_token_runs {
 	size_t n, cap;
 	size_t *heap, heap_n;           /* runs with a head, least first */
 	size_t last;                    /* the run last handed out, or n */
+	size_t budget;                  /* the merge's buffers in all, at most
+					 * (but READ_BUFFER_MIN a run); 0: none */
+	size_t read_cap;                /* a run's buffer while merging */
 	char error[512];
 };
+
+void gh_token_runs_budget(struct gh_token_runs *r, size_t bytes)
+{
+	r->budget = bytes;
+}
 
 struct gh_token_runs *gh_token_runs_new(const char *dir, gh_token_order order)
 {
@@ -180,7 +189,7 @@ static int have(struct gh_token_runs *r, struct run *u, size_t n)
 	u->pos = 0;
 	if (n > u->cap) {
 		/* A short run needs no more than itself. */
-		size_t cap = u->len < READ_BUFFER ? (size_t)u->len : READ_BUFFER;
+		size_t cap = u->len < r->read_cap ? (size_t)u->len : r->read_cap;
 
 		if (cap < n)
 			cap = n;
@@ -264,6 +273,11 @@ int gh_token_runs_start(struct gh_token_runs *r)
 		return failed(r, "cannot read tokens sorted in", ENOMEM);
 	r->heap_n = 0;
 	r->last = r->n;
+	/* Many short runs would otherwise hold all their bytes at once. */
+	r->read_cap = READ_BUFFER;
+	if (r->budget && r->n && r->budget / r->n < READ_BUFFER)
+		r->read_cap = r->budget / r->n > READ_BUFFER_MIN
+			      ? r->budget / r->n : READ_BUFFER_MIN;
 	for (size_t i = 0; i < r->n; i++) {
 		struct run *u = &r->run[i];
 		int got;

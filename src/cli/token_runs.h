@@ -17,6 +17,11 @@ typedef int (*gh_token_order)(const struct gpuhist_token *a,
 struct gh_token_runs *gh_token_runs_new(const char *dir, gh_token_order order);
 void gh_token_runs_free(struct gh_token_runs *r);
 
+/* The merge's read buffers, all runs' together, at most bytes (but 4 KiB
+ * a run, and a token's length where one is longer); 0 (the default): 64
+ * KiB a run. */
+void gh_token_runs_budget(struct gh_token_runs *r, size_t bytes);
+
 /* Writes n tokens, sorted in the order, as a run; 0, or -1
  * (gh_token_runs_error). */
 int gh_token_runs_add(struct gh_token_runs *r,
