@@ -133,6 +133,22 @@ static int write_table(struct gh_counts *c, struct gh_token_table *t,
 	return ret;
 }
 
+/* Writes one unit to `to` as a segment of its own; 0 or -1. */
+static int write_unit(struct gh_counts *c, const struct gh_unit *u,
+		      struct gh_segments *to)
+{
+	struct gh_spill *s = spill_of(c);
+	struct gh_spill_writer w;
+	int ret;
+
+	if (!s || gh_spill_writer_init(&w, s, to))
+		return -1;
+	ret = gh_spill_put(&w, u->hash, u->n, u->p, u->len);
+	if (gh_spill_writer_end(&w))
+		ret = -1;
+	return ret;
+}
+
 /* Splits a table's tokens among 64 partitions by the hash's bits at
  * `level` and empties it; 0 or -1. */
 static int split_table(struct gh_counts *c, struct gh_token_table *t,
@@ -206,9 +222,13 @@ static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
 		ret = table_add(c, &sh->table, u[i].p, u[i].len, u[i].hash,
 				u[i].n, limit);
 		if (ret == 1) {
-			/* Full: to disk, then into the empty table. */
+			/* Full: to disk, then into the empty table; a unit
+			 * longer than the table may hold (a line of 600 MB)
+			 * straight to disk, not copied into memory again. */
 			ret = write_table(c, &sh->table, &sh->spilled);
-			if (!ret)
+			if (!ret && u[i].len > limit)
+				ret = write_unit(c, &u[i], &sh->spilled);
+			else if (!ret)
 				ret = table_add(c, &sh->table, u[i].p,
 						u[i].len, u[i].hash, u[i].n, 0);
 		}

@@ -204,6 +204,19 @@ static int append(unsigned char **buf, uint64_t *have, uint64_t *cap,
 	return 0;
 }
 
+/* A carry grown for a long unit (a line of hundreds of MB) is let go once
+ * that unit is counted, rather than held to the end beside the counts. */
+#define CARRY_KEPT ((uint64_t)1 << 20)
+
+static void release_long_carry(struct gh_tokens *t)
+{
+	if (t->carry_cap > CARRY_KEPT) {
+		free(t->carry);
+		t->carry = NULL;
+		t->carry_cap = 0;
+	}
+}
+
 /* Joins, with t->lock held, every chunk whose turn has come; 0, or -1
  * when out of memory. */
 static int join_ready(struct gh_tokens *t)
@@ -225,6 +238,7 @@ static int join_ready(struct gh_tokens *t)
 		if (!ret && !e.boundless) {
 			ret = count_joined(t, t->carry, t->carry_len, false);
 			t->carry_len = 0;
+			release_long_carry(t);
 			if (!ret)
 				ret = append(&t->carry, &t->carry_len,
 					     &t->carry_cap, e.trail,
@@ -353,8 +367,11 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		t->why = "its tokens did not join up (an internal error)";
 		return -1;
 	}
-	if (count_joined(t, t->carry, t->carry_len, true) ||
-	    gh_counts_end(t->counts, out)) {
+	int ret = count_joined(t, t->carry, t->carry_len, true);
+
+	t->carry_len = 0;
+	release_long_carry(t);
+	if (ret || gh_counts_end(t->counts, out)) {
 		t->why = gh_counts_error(t->counts);
 		return -1;
 	}
