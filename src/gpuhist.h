@@ -131,6 +131,13 @@ struct gpuhist_options {
 				 * limit */
 	const char *temporary_directory;        /* where tokens spill; NULL
 				 * (the default): $TMPDIR, else /tmp */
+	/* After 0.2: */
+	int tokens_only;        /* with a tokens view: the tokens, not the
+				 * 256 byte totals besides (a pass over
+				 * every byte saved): a result's totals
+				 * then add up to the bytes read but are
+				 * not the byte values' (the command sets
+				 * it: it shows only the bytes read) */
 	/* Fields added after 0.2 go here, last. */
 };
 

@@ -679,6 +679,8 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			opts->top = 20;
 		if (!lib->memory)
 			lib->memory = default_memory();
+		/* The tokens views show the bytes read, not the byte totals. */
+		lib->tokens_only = 1;
 	} else if (memory_opt) {
 		say("option %s applies to the tokens views only (-t, --lines, --field)",
 		    memory_opt);

@@ -50,12 +50,13 @@ const char *gpuhist_strerror(int status)
 
 /* The structures' sizes in 0.2, the first with struct_size: no program
  * has smaller ones.  A later version that adds fields keeps these. */
-#define OPTIONS_SIZE_0_2 sizeof(struct gpuhist_options)
+#define OPTIONS_SIZE_0_2 (offsetof(struct gpuhist_options, \
+				    temporary_directory) + sizeof(const char *))
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, temporary_directory) + \
-		       sizeof(const char *))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, tokens_only) + \
+		       sizeof(int))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -173,7 +174,8 @@ int gpuhist_open(gpuhist_counter **counter,
 		return GPUHIST_ERR_NOMEM;
 	}
 	/* The fields this library knows; a newer program's rest is zero. */
-	memcpy(&c->opts, opts, OPTIONS_KNOWN);
+	memcpy(&c->opts, opts, opts->struct_size < OPTIONS_KNOWN
+			       ? opts->struct_size : OPTIONS_KNOWN);
 	c->opts.struct_size = sizeof(c->opts);
 	if (opts->temporary_directory &&
 	    !(c->temporary_directory = strdup(opts->temporary_directory))) {

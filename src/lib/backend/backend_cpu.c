@@ -59,6 +59,7 @@ struct cpu_input {
 
 struct cpu_backend {
 	struct gh_backend base;         /* first: the caller sees only this */
+	bool tokens_only;               /* no byte totals beside the tokens */
 	pthread_mutex_t lock;
 	pthread_cond_t work_ready;      /* a chunk was queued, or stop */
 	pthread_cond_t counted;         /* a chunk was counted or given back */
@@ -87,8 +88,10 @@ static void count_chunk(struct cpu_backend *cb, struct cpu_chunk *c,
 	if (chars && c->tally)
 		gh_count_chars(c->tally, c->chunk.data, c->len, c->chunk.from,
 			       c->chunk.to);
-	else if (!chars)
+	else if (!chars && !(cb->tokens_only && c->chunk.tokens))
 		gh_count_bytes(c->chunk.data, c->len, counts);
+	else if (!chars)
+		counts[0] = c->len;     /* the bytes read, all the view shows */
 	if (cb->base.stats)
 		gh_count_stats(c->chunk.data, c->len, c->chunk.phase, &part);
 	/* A failure is the tokens' own: gh_tokens_end reports it. */
@@ -293,6 +296,7 @@ struct gh_backend *gh_backend_cpu_open(const struct gpuhist_options *opts,
 	 * bytes: a reader that decodes in order (one gzip member, a pipe)
 	 * then only cuts its chunks' ends, and the pool counts the rest. */
 	cb->base.tokens = opts->tokens != 0;
+	cb->tokens_only = opts->tokens && opts->tokens_only;
 	cb->base.chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes
 						 : GH_CPU_CHUNK_DEFAULT;
 
