@@ -54,6 +54,7 @@
 #include "backends.h"
 #include "count.h"
 #include "edges.h"
+#include "submit.h"
 #include "bgzf_parallel.h"
 #include "gzip_parallel.h"
 #include "members_parallel.h"
@@ -89,8 +90,8 @@ static void packed_case(int kind, struct gh_backend *b, int fd,
 		disagree("reference: the library failed to start");
 	if (input < 0)
 		disagree(b->error);
-	struct gh_pieces_job job = { .b = b, .input = input, .fd = fd,
-				     .size = len, .threads = threads };
+	struct gh_pieces_job job = { .sink = { .b = b, .input = input },
+				     .fd = fd, .size = len, .threads = threads };
 
 	res = kind == 1 ? gh_zstd_pieces(&job) : gh_xz_pieces(&job);
 	if (b->ops->finish(b, input, got, NULL, &part))
@@ -156,7 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	input = b->ops->begin(b, threads, false);
 	if (input < 0 || !joins.edges)
 		disagree(b->error);
-	struct gh_pieces_job job = { .b = b, .input = input, .joins = &joins,
+	struct gh_pieces_job job = { .sink = { .b = b, .input = input,
+					       .joins = &joins },
 				     .fd = fd, .size = len, .threads = threads };
 
 	bool bgzf = gh_bgzf_member_length(p, len) > 0;
@@ -183,14 +185,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (guessed + redone >= tasks && tasks > 0)
 		disagree("more regions started than there are after the first");
 	if (!bgzf) {
-		struct gh_pieces_job mj = { .b = b, .fd = fd, .size = len,
-					    .threads = threads };
+		struct gh_pieces_job mj = { .sink = { .b = b }, .fd = fd,
+					    .size = len, .threads = threads };
 
-		mj.input = b->ops->begin(b, threads, false);
-		if (mj.input < 0)
+		mj.sink.input = b->ops->begin(b, threads, false);
+		if (mj.sink.input < 0)
 			disagree(b->error);
 		res = gh_members_pieces(&mj);
-		if (b->ops->finish(b, mj.input, got, NULL, &part))
+		if (b->ops->finish(b, mj.sink.input, got, NULL, &part))
 			disagree(b->error);
 		if (res == GH_PIECES_FAILED)
 			disagree("the backend failed (members)");

@@ -83,7 +83,9 @@ def call_links(builddir, mods):
 # directly instead of through one chunk sink).
 FOLDERS_MAY_USE = {
     "lib": {"decode", "join", "backend", "tokens", "values"},
-    "decode": {"join", "backend"},      # backend: to go (a chunk sink)
+    "decode": {"join", "backend"},      # backend: chunk.h alone (the
+                                        # chunks it lends; join/sink.h
+                                        # is the way to it)
     "join": {"backend", "tokens"},
     "backend": {"tokens"},
     "tokens": set(),

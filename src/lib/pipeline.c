@@ -376,8 +376,9 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 			struct job *job, int *input, int threads)
 {
 	struct pieces_meter meter = { .run = run, .job = job };
-	struct gh_pieces_job pj = { .b = run->backend, .input = *input,
-				    .joins = joins_of(job),
+	struct gh_pieces_job pj = { .sink = { .b = run->backend,
+					      .input = *input,
+					      .joins = joins_of(job) },
 				    .threads = threads,
 				    .progress = pieces_progress, .ctx = &meter,
 				    .timing = run->opts->verbose };
@@ -412,7 +413,7 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 		/* Another way of splitting it, from nothing counted. */
 		if (begin_again(run, job, input, threads))
 			return -1;
-		pj.input = *input;
+		pj.sink.input = *input;
 		pj.attempt++;
 		pj.again = false;
 		pj.why = NULL;

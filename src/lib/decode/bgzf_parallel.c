@@ -48,9 +48,7 @@ static const struct gh_decoding in_members = {
 	"gzip", "BGZF members in parallel" };
 
 struct bp {
-	struct gh_backend *b;
-	int input;
-	const struct gh_joins *joins;   /* code points, statistics */
+	struct gh_sink sink;            /* code points, statistics */
 	int fd;
 	uint64_t end;                   /* where the file span ends */
 	/* Compressed bytes a span of the CPU's holds (a region of the
@@ -217,8 +215,8 @@ static bool submit_chunk(struct bp_thread *t, bool bad)
 	if (!c)
 		return true;
 	t->c = NULL;
-	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
-				    bad ? 0 : t->fill, next_place(t));
+	const char *why = gh_sink_submit(&p->sink, c, t->fill, next_place(t),
+					 bad);
 
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
@@ -234,7 +232,7 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 			  uint64_t len)
 {
 	struct bp *p = t->p;
-	struct gh_backend *b = p->b;
+	uint64_t chunk_room = gh_sink_room(&p->sink);
 	const unsigned char *in = m;
 	size_t in_len = (size_t)len;
 	uint64_t out = 0;
@@ -246,15 +244,15 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 	}
 	for (;;) {
 		if (!t->c) {
-			t->c = b->ops->acquire(b);
+			t->c = gh_sink_acquire(&p->sink, &why);
 			if (!t->c) {
-				gh_pieces_backend_failed(&p->st, b->error);
+				gh_pieces_backend_failed(&p->st, why);
 				return false;
 			}
 			t->fill = 0;
 		}
 		unsigned char *next = t->c->data + t->fill;
-		size_t room = t->c->backend->chunk_bytes - t->fill;
+		size_t room = chunk_room - t->fill;
 		enum gh_inflate_status s = t->inf->step(t->inf, &in, &in_len,
 							&next, &room, &why);
 
@@ -305,7 +303,6 @@ static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 			     uint64_t at, uint64_t left, uint64_t *bytes)
 {
 	struct bp *p = t->p;
-	struct gh_backend *b = p->b;
 	uint64_t from = at;
 	const char *why;
 	int ret;
@@ -333,9 +330,9 @@ static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 	*bytes = at - from;
 	if (!m->n)
 		return 0;
-	ret = b->ops->members_decode(b, m);
+	ret = gh_sink_members_decode(&p->sink, m, &why);
 	if (ret < 0) {
-		gh_pieces_backend_failed(&p->st, b->error);
+		gh_pieces_backend_failed(&p->st, why);
 		return -1;
 	}
 	if (!ret)               /* the CPU decides */
@@ -343,7 +340,7 @@ static int64_t backend_batch(struct bp_thread *t, struct gh_members *m,
 	/* After the CPU's bytes of this span, if any. */
 	if (!submit_chunk(t, false))
 		return -1;
-	why = gh_submit_members(p->joins, b, p->input, m, next_place(t));
+	why = gh_sink_submit_members(&p->sink, m, next_place(t));
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
 		return -1;
@@ -381,14 +378,13 @@ static bool decode_span(struct bp_thread *t, const unsigned char *buf,
 	}
 	/* Joined at their edges, a chunk holds one span's bytes: a piece of
 	 * the input (the thread's next span is not the next in the input). */
-	return !t->p->joins || submit_chunk(t, false);
+	return !gh_sink_joins(&t->p->sink) || submit_chunk(t, false);
 }
 
 static void *decode_spans(void *arg)
 {
 	struct bp_thread t = { .p = arg };
 	struct bp *p = t.p;
-	struct gh_backend *b = p->b;
 	struct span sp;
 
 	t.inf = gh_inflater_new();
@@ -400,10 +396,9 @@ static void *decode_spans(void *arg)
 	t.sp = &sp;
 	for (;;) {
 		/* Tokens need every decoded byte here: not on a device. */
-		struct gh_members *m =
-			b->ops->members_acquire &&
-			!(p->joins && p->joins->tokens)
-			? b->ops->members_acquire(b) : NULL;
+		struct gh_members *m = !gh_sink_tokens(&p->sink)
+				       ? gh_sink_members_acquire(&p->sink)
+				       : NULL;
 		unsigned char *buf = m ? m->in : t.buf;
 		uint64_t len = m && !p->region_set ? m->in_room - MEMBER_MAX
 						   : p->span_bytes;
@@ -412,12 +407,10 @@ static void *decode_spans(void *arg)
 		t.span_out = 0;
 		ok = ok && decode_span(&t, buf, m);
 		if (m)
-			b->ops->members_release(b, m);
+			gh_sink_members_release(&p->sink, m);
 		if (!ok)
 			break;
-		if (p->joins && p->joins->seams &&
-		    gh_seams_end_piece(p->joins->seams, sp.index,
-				       t.span_out)) {
+		if (gh_sink_end_piece(&p->sink, sp.index, t.span_out)) {
 			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
@@ -434,7 +427,7 @@ out:
 
 enum gh_pieces_result gh_bgzf_pieces(struct gh_pieces_job *job)
 {
-	struct bp p = { .b = job->b, .input = job->input, .joins = job->joins,
+	struct bp p = { .sink = job->sink,
 			.fd = job->fd, .end = job->start + job->size,
 			.progress = job->progress, .ctx = job->ctx,
 			.claim = job->start, .entry = job->start,

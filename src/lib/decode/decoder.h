@@ -13,8 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "submit.h"
+#include "sink.h"
 
 /* How an input was decoded, for -v: a static pair. */
 struct gh_decoding {
@@ -56,9 +55,8 @@ struct gh_file_span {
 
 /* A regular file decoded in independent pieces on several threads. */
 struct gh_pieces_job {
-	struct gh_backend *b;
-	int input;                  /* begun for `threads` readers */
-	const struct gh_joins *joins;   /* NULL: nothing joins chunks */
+	struct gh_sink sink;        /* where the chunks go: its input begun
+				     * for `threads` readers */
 	int fd;                     /* read with pread() only */
 	uint64_t start, size;       /* the compressed bytes in the file */
 	int threads;

@@ -122,9 +122,8 @@ struct par {
 	double ratio;                   /* decoded bytes a compressed byte, of
 					 * the regions published last */
 	uint64_t next_from;             /* where the next task's region starts */
-	struct gh_backend *b;
-	const struct gh_joins *joins;   /* code points: each task a piece */
-	int input, fd;
+	struct gh_sink sink;            /* code points: each task a piece */
+	int fd;
 	uint64_t start, size;
 	gh_pieces_progress_fn progress;
 	void *ctx;
@@ -284,11 +283,12 @@ static int submit_chunk(struct worker *w)
 	w->chunk = NULL;
 	enum stage was = stage_to(w, CHUNKS);
 
-	w->why = gh_submit(p->joins, p->b, p->input, c, w->chunk_fill,
-			   (struct gh_place){ .major = w->task,
-					      .start = w->task_out,
-					      .offset = w->task_base +
-							w->task_out });
+	w->why = gh_sink_submit(&p->sink, c, w->chunk_fill,
+				(struct gh_place){ .major = w->task,
+						   .start = w->task_out,
+						   .offset = w->task_base +
+							     w->task_out },
+				false);
 	stage_to(w, was);
 	if (w->why)
 		return -1;
@@ -345,15 +345,13 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 			if (!w->chunk) {
 				enum stage was = stage_to(w, CHUNKS);
 
-				w->chunk = p->b->ops->acquire(p->b);
+				w->chunk = gh_sink_acquire(&p->sink, &w->why);
 				stage_to(w, was);
-				if (!w->chunk) {
-					w->why = p->b->error;
+				if (!w->chunk)
 					return -1;
-				}
 				w->chunk_fill = 0;
 			}
-			uint64_t room = w->chunk->backend->chunk_bytes -
+			uint64_t room = gh_sink_room(&p->sink) -
 					w->chunk_fill;
 			uint64_t n = to - at < room ? to - at : room;
 			unsigned char *dst = w->chunk->data + w->chunk_fill;
@@ -364,7 +362,7 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 			crc = gh_crc32(crc, dst, n);
 			w->chunk_fill += n;
 			at += n;
-			if (w->chunk_fill == w->chunk->backend->chunk_bytes &&
+			if (w->chunk_fill == gh_sink_room(&p->sink) &&
 			    submit_chunk(w))
 				return -1;
 		}
@@ -683,8 +681,7 @@ done:
 		fail(p, w->why);
 		return -1;
 	}
-	if (p->joins && p->joins->seams &&
-	    gh_seams_end_piece(p->joins->seams, i, w->task_out)) {
+	if (gh_sink_end_piece(&p->sink, i, w->task_out)) {
 		fail(p, "out of memory for the edges of chunks");
 		return -1;
 	}
@@ -815,7 +812,7 @@ static void *work(void *arg)
 	stage_to(w, OTHER);             /* charges the stage it ended in */
 	/* A chunk still held after a failure goes back unused. */
 	if (w->chunk) {
-		w->p->b->ops->submit(w->p->b, w->p->input, w->chunk, 0);
+		gh_sink_give_back(&w->p->sink, w->chunk);
 		w->chunk = NULL;
 	}
 	return NULL;
@@ -848,7 +845,7 @@ enum gh_pieces_result gh_gzip_pieces(struct gh_pieces_job *job)
 {
 	struct gh_gzip_stats stats = { 0, 0, 0 };
 	int threads = job->threads;
-	struct par p = { .b = job->b, .input = job->input, .joins = job->joins,
+	struct par p = { .sink = job->sink,
 			 .fd = job->fd, .start = job->start, .size = job->size,
 			 .progress = job->progress, .ctx = job->ctx,
 			 .stats = &stats,

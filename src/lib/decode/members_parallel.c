@@ -193,9 +193,7 @@ int gh_members_threads(const struct gh_file_span *file, int threads)
 }
 
 struct mp {
-	struct gh_backend *b;
-	int input;
-	const struct gh_joins *joins;
+	struct gh_sink sink;
 	int fd;
 	uint64_t start, end;
 	int segments;
@@ -247,8 +245,8 @@ static uint64_t cut_of(struct mp *p, int k)
  * it cannot (the reason in p->bad or p->backend_failed). */
 static bool decode_segment(struct mp *p, int s)
 {
-	struct gh_backend *b = p->b;
 	uint64_t from = cut_of(p, s), to = cut_of(p, s + 1);
+	uint64_t room = gh_sink_room(&p->sink);
 	struct gh_gunzip *g;
 	uint64_t out = 0;
 	bool ok;
@@ -258,8 +256,7 @@ static bool decode_segment(struct mp *p, int s)
 		return false;
 	}
 	if (from == to) {               /* two points, one header: empty */
-		if (p->joins && p->joins->seams &&
-		    gh_seams_end_piece(p->joins->seams, (uint64_t)s, 0)) {
+		if (gh_sink_end_piece(&p->sink, (uint64_t)s, 0)) {
 			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			return false;
 		}
@@ -270,38 +267,38 @@ static bool decode_segment(struct mp *p, int s)
 	ok = g != NULL;
 
 	while (ok) {
-		struct gh_chunk *c = b->ops->acquire(b);
-		const char *why;
+		const char *why = NULL;
+		struct gh_chunk *c = gh_sink_acquire(&p->sink, &why);
 		int64_t got;
 
 		if (!c) {
-			gh_pieces_backend_failed(&p->st, b->error);
+			gh_pieces_backend_failed(&p->st, why);
 			ok = false;
 			break;
 		}
-		got = gh_gunzip_read(g, c->data, c->backend->chunk_bytes, &why);
+		got = gh_gunzip_read(g, c->data, room, &why);
 		if (got <= 0) {
 			/* The end, or invalid data: the chunk goes back
 			 * unused; at the end, seams.c is told the piece's
 			 * length. */
-			why = gh_submit(NULL, b, p->input, c, 0,
-					gh_place_at(0));
+			why = gh_sink_submit(&p->sink, c, 0, gh_place_at(0),
+					     true);
 			if (why) {
 				gh_pieces_backend_failed(&p->st, why);
 			} else if (got < 0) {
 				gh_pieces_bad(&p->st);
-			} else if (p->joins && p->joins->seams &&
-				   gh_seams_end_piece(p->joins->seams,
-						      (uint64_t)s, out)) {
+			} else if (gh_sink_end_piece(&p->sink, (uint64_t)s,
+						     out)) {
 				gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 				why = "";
 			}
 			ok = got == 0 && !why;
 			break;
 		}
-		why = gh_submit(p->joins, b, p->input, c, (uint64_t)got,
-				(struct gh_place){ .major = (uint64_t)s,
-						   .start = out });
+		why = gh_sink_submit(&p->sink, c, (uint64_t)got,
+				     (struct gh_place){ .major = (uint64_t)s,
+							.start = out },
+				     false);
 		out += (uint64_t)got;
 		if (why) {
 			gh_pieces_backend_failed(&p->st, why);
@@ -346,15 +343,13 @@ enum gh_pieces_result gh_members_pieces(struct gh_pieces_job *job)
 	uint64_t want = (uint64_t)threads * SEGMENTS_PER_THREAD;
 	enum gh_pieces_result res;
 
-	if (gh_joins_by_offset(job->joins)) {
+	if (gh_sink_by_offset(&job->sink)) {
 		free(p);
 		return GH_PIECES_IN_ORDER;      /* offsets unknown: see above */
 	}
 	if (!p)
 		return GH_PIECES_SERIAL;
-	p->b = job->b;
-	p->input = job->input;
-	p->joins = job->joins;
+	p->sink = job->sink;
 	p->fd = job->fd;
 	p->start = job->start;
 	p->end = job->start + job->size;

@@ -46,9 +46,7 @@ static const struct gh_decoding in_parallel = {
 	"xz", "liblzma, blocks in parallel" };
 
 struct xp {
-	struct gh_backend *b;
-	int input;
-	const struct gh_joins *joins;   /* code points: each block a piece */
+	struct gh_sink sink;        /* code points: each block a piece */
 	int fd;
 	uint64_t start;             /* where the file's xz data begins */
 	gh_pieces_progress_fn progress;
@@ -162,13 +160,13 @@ static bool submit_chunk(struct xp_thread *t, bool bad)
 	if (!c)
 		return true;
 	t->c = NULL;
-	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
-				    bad ? 0 : t->fill,
-				    (struct gh_place){
-					    .major = t->blk ? t->blk->index : 0,
-					    .start = t->block_out,
-					    .offset = (t->blk ? t->blk->base : 0) +
-						      t->block_out });
+	const char *why = gh_sink_submit(&p->sink, c, t->fill,
+					 (struct gh_place){
+						 .major = t->blk ? t->blk->index : 0,
+						 .start = t->block_out,
+						 .offset = (t->blk ? t->blk->base : 0) +
+							   t->block_out },
+					 bad);
 
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
@@ -231,7 +229,7 @@ static uint32_t start_block(struct xp_thread *t, const struct xp_block *blk)
 static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 {
 	struct xp *p = t->p;
-	struct gh_backend *b = p->b;
+	uint64_t room = gh_sink_room(&p->sink);
 	uint32_t header = start_block(t, blk);
 	uint64_t at = blk->at + header, end = blk->at + blk->total;
 	lzma_ret ret = LZMA_OK;
@@ -254,18 +252,20 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 			t->s.avail_in = want;
 		}
 		if (!t->c) {
-			t->c = b->ops->acquire(b);
+			const char *why = NULL;
+
+			t->c = gh_sink_acquire(&p->sink, &why);
 			if (!t->c) {
-				gh_pieces_backend_failed(&p->st, b->error);
+				gh_pieces_backend_failed(&p->st, why);
 				return false;
 			}
 			t->fill = 0;
 		}
 		t->s.next_out = t->c->data + t->fill;
-		t->s.avail_out = t->c->backend->chunk_bytes - t->fill;
+		t->s.avail_out = room - t->fill;
 		ret = lzma_code(&t->s, at == end ? LZMA_FINISH : LZMA_RUN);
-		t->fill = t->c->backend->chunk_bytes - t->s.avail_out;
-		if (t->fill == t->c->backend->chunk_bytes &&
+		t->fill = room - t->s.avail_out;
+		if (t->fill == room &&
 		    !submit_chunk(t, false))
 			return false;
 	}
@@ -296,11 +296,9 @@ static void *decode_blocks(void *arg)
 		if (!decode_block(&t, &blk))
 			break;
 		/* Joined at their edges, a chunk holds one block's bytes. */
-		if (p->joins && !submit_chunk(&t, false))
+		if (gh_sink_joins(&p->sink) && !submit_chunk(&t, false))
 			break;
-		if (p->joins && p->joins->seams &&
-		    gh_seams_end_piece(p->joins->seams, blk.index,
-				       t.block_out)) {
+		if (gh_sink_end_piece(&p->sink, blk.index, t.block_out)) {
 			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
@@ -357,7 +355,7 @@ static bool worth_splitting(lzma_index *idx)
 
 enum gh_pieces_result gh_xz_pieces(struct gh_pieces_job *job)
 {
-	struct xp p = { .b = job->b, .input = job->input, .joins = job->joins,
+	struct xp p = { .sink = job->sink,
 			.fd = job->fd, .start = job->start,
 			.progress = job->progress, .ctx = job->ctx };
 	lzma_index *idx = read_index(p.fd, job->start, job->size);

@@ -37,9 +37,7 @@ static const struct gh_decoding in_parallel = {
 	"zstd", "libzstd, frames in parallel" };
 
 struct zp {
-	struct gh_backend *b;
-	int input;
-	const struct gh_joins *joins;   /* code points: each frame a piece */
+	struct gh_sink sink;        /* code points: each frame a piece */
 	bool offsets;               /* statistics: chunks' offsets needed */
 	uint64_t out_cursor;        /* where the next frame's bytes begin */
 	int fd;
@@ -181,12 +179,13 @@ static bool submit_chunk(struct zp_thread *t, bool bad)
 	if (!c)
 		return true;
 	t->c = NULL;
-	const char *why = gh_submit(bad ? NULL : p->joins, p->b, p->input, c,
-				    bad ? 0 : t->fill,
-				    (struct gh_place){ .major = t->frame,
-						       .start = t->frame_out,
-						       .offset = t->frame_base +
-								 t->frame_out });
+	const char *why = gh_sink_submit(&p->sink, c, t->fill,
+					 (struct gh_place){
+						 .major = t->frame,
+						 .start = t->frame_out,
+						 .offset = t->frame_base +
+							   t->frame_out },
+					 bad);
 
 	if (why) {
 		gh_pieces_backend_failed(&p->st, why);
@@ -202,7 +201,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 			 uint64_t *decoded)
 {
 	struct zp *p = t->p;
-	struct gh_backend *b = p->b;
+	uint64_t room = gh_sink_room(&p->sink);
 	uint64_t done = 0;
 	size_t ret = 1;
 
@@ -219,16 +218,16 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 		done += want;
 		while (in.pos < in.size || (ret && done == len)) {
 			if (!t->c) {
-				t->c = b->ops->acquire(b);
+				const char *why = NULL;
+
+				t->c = gh_sink_acquire(&p->sink, &why);
 				if (!t->c) {
-					gh_pieces_backend_failed(&p->st, b->error);
+					gh_pieces_backend_failed(&p->st, why);
 					return false;
 				}
 				t->fill = 0;
 			}
-			ZSTD_outBuffer out = { t->c->data,
-					       t->c->backend->chunk_bytes,
-					       t->fill };
+			ZSTD_outBuffer out = { t->c->data, room, t->fill };
 
 			ret = ZSTD_decompressStream(t->d, &out, &in);
 			*decoded += out.pos - t->fill;
@@ -240,7 +239,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 				gh_pieces_bad(&p->st);
 				return false;
 			}
-			if (t->fill == t->c->backend->chunk_bytes &&
+			if (t->fill == room &&
 			    !submit_chunk(t, false))
 				return false;
 			if (!ret) {             /* the frame ended: there */
@@ -284,14 +283,13 @@ static void *decode_frames(void *arg)
 		/* Joined at their edges, a chunk holds one frame's bytes: a
 		 * piece of the input for seams.c, one offset for edges.c (the
 		 * thread's next frame is not the next in the input). */
-		if (p->joins && !submit_chunk(&t, false))
+		if (gh_sink_joins(&p->sink) && !submit_chunk(&t, false))
 			break;
 		if (p->offsets && t.frame_out != content) {
 			gh_pieces_bad(&p->st);       /* not as declared */
 			break;
 		}
-		if (p->joins && p->joins->seams &&
-		    gh_seams_end_piece(p->joins->seams, index, t.frame_out)) {
+		if (gh_sink_end_piece(&p->sink, index, t.frame_out)) {
 			gh_pieces_backend_failed(&p->st, "out of memory for the edges of chunks");
 			break;
 		}
@@ -309,8 +307,8 @@ out:
 
 enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 {
-	struct zp p = { .b = job->b, .input = job->input, .joins = job->joins,
-			.offsets = gh_joins_by_offset(job->joins),
+	struct zp p = { .sink = job->sink,
+			.offsets = gh_sink_by_offset(&job->sink),
 			.fd = job->fd, .end = job->start + job->size,
 			.progress = job->progress, .ctx = job->ctx,
 			.cursor = job->start };
@@ -334,7 +332,7 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 	enum gh_pieces_result res = gh_pieces_verdict(&p.st, job);
 
 	if (res != GH_PIECES_FAILED && atomic_load(&p.unsized))
-		job->why = job->joins && job->joins->tokens
+		job->why = gh_sink_tokens(&job->sink)
 			   ? "its frames do not all say their size, which the tokens views need to join them in parallel"
 			   : "its frames do not all say their size, which -s needs to join them in parallel";
 	return res;

@@ -12,16 +12,7 @@
 #include "backend.h"
 #include "edges.h"
 #include "seams.h"
-
-/* Where a chunk lies: piece `major`, from byte `start` of it, the piece's
- * last chunk when `last` (seams.h); and from byte `offset` of the input
- * (edges.h; pieces follow one another, so only sources that know how long
- * the pieces before were can count statistics). */
-struct gh_place {
-	uint64_t major, start;
-	bool last;
-	uint64_t offset;
-};
+#include "place.h"
 
 /* What joins one input's chunks; either may be NULL. */
 struct gh_joins {
@@ -56,11 +47,5 @@ const char *gh_submit(const struct gh_joins *j, struct gh_backend *b,
 const char *gh_submit_members(const struct gh_joins *j, struct gh_backend *b,
 			      int input, struct gh_members *m,
 			      struct gh_place at);
-
-/* A chunk of an input read in order, or at offsets: piece 0. */
-static inline struct gh_place gh_place_at(uint64_t offset)
-{
-	return (struct gh_place){ .start = offset, .offset = offset };
-}
 
 #endif

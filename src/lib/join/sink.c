@@ -1,0 +1,82 @@
+/* sink.c - where a parallel decoder's chunks go: sink.h's calls, each a
+ * few lines over the backend's interface and submit.c */
+#include "config.h"
+
+#include "backend.h"
+#include "sink.h"
+#include "submit.h"
+
+struct gh_chunk *gh_sink_acquire(const struct gh_sink *s, const char **why)
+{
+	struct gh_chunk *c = s->b->ops->acquire(s->b);
+
+	if (!c)
+		*why = s->b->error;
+	return c;
+}
+
+uint64_t gh_sink_room(const struct gh_sink *s)
+{
+	return s->b->chunk_bytes;
+}
+
+const char *gh_sink_submit(const struct gh_sink *s, struct gh_chunk *c,
+			   uint64_t len, struct gh_place at, bool bad)
+{
+	return gh_submit(bad ? NULL : s->joins, s->b, s->input, c,
+			 bad ? 0 : len, at);
+}
+
+void gh_sink_give_back(const struct gh_sink *s, struct gh_chunk *c)
+{
+	s->b->ops->submit(s->b, s->input, c, 0);
+}
+
+bool gh_sink_joins(const struct gh_sink *s)
+{
+	return s->joins != NULL;
+}
+
+bool gh_sink_by_offset(const struct gh_sink *s)
+{
+	return gh_joins_by_offset(s->joins);
+}
+
+bool gh_sink_tokens(const struct gh_sink *s)
+{
+	return s->joins && s->joins->tokens;
+}
+
+int gh_sink_end_piece(const struct gh_sink *s, uint64_t major, uint64_t len)
+{
+	if (!s->joins || !s->joins->seams)
+		return 0;
+	return gh_seams_end_piece(s->joins->seams, major, len) ? -1 : 0;
+}
+
+struct gh_members *gh_sink_members_acquire(const struct gh_sink *s)
+{
+	return s->b->ops->members_acquire ? s->b->ops->members_acquire(s->b)
+					  : NULL;
+}
+
+int gh_sink_members_decode(const struct gh_sink *s, struct gh_members *m,
+			   const char **why)
+{
+	int ret = s->b->ops->members_decode(s->b, m);
+
+	if (ret < 0)
+		*why = s->b->error;
+	return ret;
+}
+
+const char *gh_sink_submit_members(const struct gh_sink *s,
+				   struct gh_members *m, struct gh_place at)
+{
+	return gh_submit_members(s->joins, s->b, s->input, m, at);
+}
+
+void gh_sink_members_release(const struct gh_sink *s, struct gh_members *m)
+{
+	s->b->ops->members_release(s->b, m);
+}
