@@ -618,3 +618,47 @@ int gh_json_read_number_text(struct gh_json *r, const char *where,
 	memcpy(out, n.text, n.len + 1);
 	return 0;
 }
+
+int gh_json_member_once(struct gh_json *r, const char *where, const char *key,
+			unsigned bit, unsigned *seen, char want)
+{
+	if (bit & *seen)
+		return gh_json_refuse(r, "%s: \"%s\" is there twice", where,
+				      key);
+	*seen |= bit;
+	gh_json_skip_ws(r);
+	if (want && gh_json_peek(r) != want)
+		return gh_json_refuse(r, "%s: %s is not %s", where, key,
+				      want == '"' ? "a string" : want == '{'
+				      ? "an object" : "an array");
+	return 0;
+}
+
+int gh_json_read_result(struct gh_json *r,
+			int (*member)(struct gh_json *, int, const char *,
+				      void *),
+			void *ctx, const int *has_inputs, const int *has_total)
+{
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_syntax(r, "a result is a JSON object");
+	if (gh_json_read_object(r, 0, member, ctx))
+		return -1;
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) >= 0)
+		return gh_json_syntax(r, "text after the document");
+	if (!*has_inputs)
+		return gh_json_refuse(r, "no \"inputs\"");
+	if (!*has_total)
+		return gh_json_refuse(r, "no \"total\"");
+	return 0;
+}
+
+unsigned gh_json_key_bit(const struct gh_json_key *keys, size_t n,
+			 const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(key, keys[i].name))
+			return keys[i].bit;
+	return 0;
+}

@@ -88,6 +88,27 @@ int gh_json_run_error(struct gh_json *r);
 int gh_json_read_list(struct gh_json *r, int depth, int *seen,
 		      int (*item)(struct gh_json *, int, uint64_t, void *),
 		      void *ctx);
+/* A key an entry may have, and its bit in the entry's set of keys seen. */
+struct gh_json_key {
+	const char *name;
+	unsigned bit;
+};
+#define GH_JSON_KEYS(keys) (sizeof(keys) / sizeof((keys)[0]))
+/* The bit of key among n keys, or 0 for none of them. */
+unsigned gh_json_key_bit(const struct gh_json_key *keys, size_t n,
+			 const char *key);
+/* An entry's member `key`, whose bit is marked in *seen: refused when it
+ * is there twice, or when its value does not begin as `want` does ('"' a
+ * string, '[' an array, '{' an object; 0: any). */
+int gh_json_member_once(struct gh_json *r, const char *where, const char *key,
+			unsigned bit, unsigned *seen, char want);
+/* A result document: one object whose top-level members member() reads
+ * (setting *has_inputs and *has_total as it meets "inputs" and "total"),
+ * nothing after it, and both of those there. */
+int gh_json_read_result(struct gh_json *r,
+			int (*member)(struct gh_json *, int, const char *,
+				      void *),
+			void *ctx, const int *has_inputs, const int *has_total);
 /* Reads the document NAME ("-": standard input) with read(r, ctx); what
  * went wrong is said as "gpuhist: NAME: ..." (a refusal as "not WHAT:
  * why"); 0, or -1. */

@@ -164,7 +164,7 @@ static int stats_member(struct gh_json *r, int depth, const char *key,
 	return gh_json_skip_value(r, depth);
 }
 
-static const struct { const char *name; unsigned bit; } entry_keys[] = {
+static const struct gh_json_key entry_keys[] = {
 	{ "name", KEY_NAME }, { "bytes_read", KEY_BYTES_READ },
 	{ "counted", KEY_COUNTED }, { "bins", KEY_BINS },
 	{ "histogram", KEY_HISTOGRAM }, { "error", KEY_ERROR },
@@ -172,32 +172,19 @@ static const struct { const char *name; unsigned bit; } entry_keys[] = {
 };
 
 /* Which KEY_* a key of an entry is, 0 for others. */
-static unsigned entry_key(const char *key)
-{
-	for (size_t i = 0; i < sizeof(entry_keys) / sizeof(entry_keys[0]); i++)
-		if (!strcmp(key, entry_keys[i].name))
-			return entry_keys[i].bit;
-	return 0;
-}
-
 static int entry_member(struct gh_json *r, int depth, const char *key,
 			void *ctx)
 {
 	struct entry *e = ctx;
-	unsigned bit = entry_key(key);
+	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
+				       key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR ? '"'
 		  : bit == KEY_BINS || bit == KEY_HISTOGRAM ? '['
 		  : (bit == KEY_CHARS && e->chars) || bit == KEY_STATS ? '{'
 		  : 0;
 
-	if (bit & e->seen)
-		return gh_json_refuse(r, "%s: \"%s\" is there twice", e->where, key);
-	e->seen |= bit;
-	gh_json_skip_ws(r);
-	if (want && gh_json_peek(r) != want)
-		return gh_json_refuse(r, "%s: %s is not %s", e->where, key,
-			      want == '"' ? "a string" : want == '{'
-			      ? "an object" : "an array");
+	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
+		return -1;
 	switch (bit) {
 	case KEY_NAME:
 		return gh_json_read_text(r, e->name);
@@ -400,18 +387,9 @@ static int read_document(struct gh_json *r, void *ctx)
 {
 	struct doc *d = ctx;
 
-	gh_json_skip_ws(r);
-	if (gh_json_peek(r) != '{')
-		return gh_json_syntax(r, "a result is a JSON object");
-	if (gh_json_read_object(r, 0, top_member, d))
+	if (gh_json_read_result(r, top_member, d, &d->has_inputs,
+				&d->has_total))
 		return -1;
-	gh_json_skip_ws(r);
-	if (gh_json_peek(r) >= 0)
-		return gh_json_syntax(r, "text after the document");
-	if (!d->has_inputs)
-		return gh_json_refuse(r, "no \"inputs\"");
-	if (!d->has_total)
-		return gh_json_refuse(r, "no \"total\"");
 	for (int c = 0; c < 256; c++)
 		if (d->total[c] != d->inputs_sum[c])
 			return gh_json_refuse(r, "total: histogram is not the sum of "

@@ -41,7 +41,7 @@ enum {
 		     KEY_DISTINCT | KEY_COUNTS,
 };
 
-static const struct { const char *name; unsigned bit; } entry_keys[] = {
+static const struct gh_json_key entry_keys[] = {
 	{ "name", KEY_NAME }, { "view", KEY_VIEW }, { "field", KEY_FIELD },
 	{ "separator", KEY_SEPARATOR }, { "bytes_read", KEY_BYTES_READ },
 	{ "tokens", KEY_TOKENS }, { "distinct", KEY_DISTINCT },
@@ -151,31 +151,18 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
-static unsigned entry_key(const char *key)
-{
-	for (size_t i = 0; i < sizeof(entry_keys) / sizeof(entry_keys[0]); i++)
-		if (!strcmp(key, entry_keys[i].name))
-			return entry_keys[i].bit;
-	return 0;
-}
-
 static int entry_member(struct gh_json *r, int depth, const char *key,
 			void *ctx)
 {
 	struct entry *e = ctx;
-	unsigned bit = entry_key(key);
+	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
+				       key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW
 		    ? '"' : bit == KEY_COUNTS ? '[' : 0;
 	size_t len;
 
-	if (bit & e->seen)
-		return gh_json_refuse(r, "%s: \"%s\" is there twice", e->where,
-				      key);
-	e->seen |= bit;
-	gh_json_skip_ws(r);
-	if (want && gh_json_peek(r) != want)
-		return gh_json_refuse(r, "%s: %s is not %s", e->where, key,
-				      want == '"' ? "a string" : "an array");
+	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
+		return -1;
 	switch (bit) {
 	case KEY_NAME:
 		return gh_json_read_text(r, e->name);
@@ -340,18 +327,9 @@ static int read_document(struct gh_json *r, void *ctx)
 	struct doc *d = ctx;
 	const struct gpuhist_tokens *sum;
 
-	gh_json_skip_ws(r);
-	if (gh_json_peek(r) != '{')
-		return gh_json_syntax(r, "a result is a JSON object");
-	if (gh_json_read_object(r, 0, top_member, d))
+	if (gh_json_read_result(r, top_member, d, &d->has_inputs,
+				&d->has_total))
 		return -1;
-	gh_json_skip_ws(r);
-	if (gh_json_peek(r) >= 0)
-		return gh_json_syntax(r, "text after the document");
-	if (!d->has_inputs)
-		return gh_json_refuse(r, "no \"inputs\"");
-	if (!d->has_total)
-		return gh_json_refuse(r, "no \"total\"");
 	if (d->total_bytes != d->inputs_bytes)
 		return gh_json_refuse(r, "total: bytes_read is not the sum of the inputs'");
 	if (d->total_tokens != d->inputs_tokens)
