@@ -433,11 +433,16 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		return -1;
 	}
 	if (rep->values) {
-		gpuhist_values *v = gh_report_values_of(rep, name, tokens);
+		char why[600];
+		gpuhist_values *v = gh_report_values_of(rep, name, tokens, why,
+							sizeof(why));
 		int ret = v ? values_block(rep, name, sum256(totals), v) : -1;
 
-		if (!v) {               /* said */
-			rep->n_inputs++;
+		if (!v) {
+			/* Said; it adds nothing, and json's entry says why. */
+			for (int c = 0; c < 256; c++)
+				rep->total[c] -= totals[c];
+			gh_report_failed(rep, name, why);
 			rep->failed = true;
 		}
 		gpuhist_values_free(v);
@@ -594,7 +599,8 @@ static void values_end(struct gh_report *rep, bool total)
 	if (json && !rep->ndjson)
 		fputs("],\n \"total\": ", rep->out);
 	if (!rep->total_error[0] && !rep->values_total)     /* no inputs */
-		rep->values_total = gh_report_values_of(rep, "total", NULL);
+		rep->values_total = gh_report_values_of(rep, "total", NULL,
+							NULL, 0);
 	if (!rep->values_total && !rep->total_error[0])
 		snprintf(rep->total_error, sizeof(rep->total_error),
 			 "the total's values: out of memory");

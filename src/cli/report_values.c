@@ -313,18 +313,23 @@ int gh_report_values(struct gh_report *rep, const char *name,
 
 gpuhist_values *gh_report_values_of(const struct gh_report *rep,
 				    const char *name,
-				    const struct gpuhist_tokens *tokens)
+				    const struct gpuhist_tokens *tokens,
+				    char *why, size_t why_len)
 {
 	gpuhist_values *v = gpuhist_values_new(rep->opts->precision);
+	char line[600];
 
-	if (!v) {
-		gh_msg("%s: out of memory for its values", name);
-		return NULL;
-	}
-	if (tokens && gpuhist_values_add_tokens(v, tokens)) {
-		gh_msg("%s: its values: %s", name, gpuhist_values_message(v));
-		gpuhist_values_free(v);
-		return NULL;
-	}
-	return v;
+	if (!v)
+		snprintf(line, sizeof(line), "%s: out of memory for its values",
+			 name);
+	else if (tokens && gpuhist_values_add_tokens(v, tokens))
+		snprintf(line, sizeof(line), "%s: its values: %s", name,
+			 gpuhist_values_message(v));
+	else
+		return v;
+	gpuhist_values_free(v);
+	gh_msg("%s", line);
+	if (why)
+		snprintf(why, why_len, "%s\n", line);
+	return NULL;
 }

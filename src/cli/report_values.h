@@ -2,6 +2,7 @@
 #ifndef GH_REPORT_VALUES_H
 #define GH_REPORT_VALUES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gpuhist.h"
@@ -13,9 +14,11 @@ int gh_report_values(struct gh_report *rep, const char *name,
 		     uint64_t bytes_read, gpuhist_values *v, int with_header);
 
 /* An input's values, read from its field's tokens (none: empty), at the
- * command's precision; NULL when they cannot be had (said, naming it). */
+ * command's precision; NULL when they cannot be had (said, naming it, and
+ * the line said kept in why, when not NULL). */
 gpuhist_values *gh_report_values_of(const struct gh_report *rep,
 				    const char *name,
-				    const struct gpuhist_tokens *tokens);
+				    const struct gpuhist_tokens *tokens,
+				    char *why, size_t why_len);
 
 #endif

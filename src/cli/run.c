@@ -145,7 +145,8 @@ static int merge_tokens_one(struct gh_run *run, const char *name)
  * report; 0, or -1 (said). */
 static int merge_values_one(struct gh_run *run, const char *name)
 {
-	gpuhist_values *v = gh_report_values_of(&run->report, name, NULL);
+	gpuhist_values *v = gh_report_values_of(&run->report, name, NULL,
+						NULL, 0);
 	uint64_t bytes_read = 0;
 	char messages[1024];
 	int ret;

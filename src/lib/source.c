@@ -45,6 +45,7 @@ struct gh_source {
 	const struct gh_decoder *first;     /* the first bytes' decoder, which
 					     * a restart starts again */
 	uint64_t consumed_before;   /* by decoders that handed over */
+	bool strict;                /* the decoders decode for the verdict */
 	int threads;                /* a decoder's threads */
 };
 
@@ -113,6 +114,7 @@ static int start_decoder(struct gh_source *src, const unsigned char *primed,
 	};
 	const char *why = "out of memory";
 
+	src->strict = strict;
 	src->dec = src->decoder->open(&from, &why);
 	if (!src->dec) {
 		gh_note(src->notes, "%s: %s", src->name, why);
@@ -299,7 +301,8 @@ static int hand_over(struct gh_source *src)
 	src->decoder->free(src->dec);
 	src->dec = NULL;
 	src->decoder = f->decoder;
-	int ret = start_decoder(src, copy, copy ? (unsigned)len : 0, false);
+	int ret = start_decoder(src, copy, copy ? (unsigned)len : 0,
+				src->strict);
 
 	free(copy);
 	return ret ? -1 : 1;

@@ -232,7 +232,6 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 			  uint64_t len)
 {
 	struct bp *p = t->p;
-	uint64_t chunk_room = gh_sink_room(&p->sink);
 	const unsigned char *in = m;
 	size_t in_len = (size_t)len;
 	uint64_t out = 0;
@@ -252,7 +251,7 @@ static bool decode_member(struct bp_thread *t, const unsigned char *m,
 			t->fill = 0;
 		}
 		unsigned char *next = t->c->data + t->fill;
-		size_t room = chunk_room - t->fill;
+		size_t room = gh_sink_room(t->c) - t->fill;
 		enum gh_inflate_status s = t->inf->step(t->inf, &in, &in_len,
 							&next, &room, &why);
 

@@ -351,7 +351,7 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 					return -1;
 				w->chunk_fill = 0;
 			}
-			uint64_t room = gh_sink_room(&p->sink) -
+			uint64_t room = gh_sink_room(w->chunk) -
 					w->chunk_fill;
 			uint64_t n = to - at < room ? to - at : room;
 			unsigned char *dst = w->chunk->data + w->chunk_fill;
@@ -362,7 +362,7 @@ static int flush_output(struct worker *w, struct task *t, unsigned bad_below)
 			crc = gh_crc32(crc, dst, n);
 			w->chunk_fill += n;
 			at += n;
-			if (w->chunk_fill == gh_sink_room(&p->sink) &&
+			if (w->chunk_fill == gh_sink_room(w->chunk) &&
 			    submit_chunk(w))
 				return -1;
 		}

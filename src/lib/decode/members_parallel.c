@@ -246,7 +246,6 @@ static uint64_t cut_of(struct mp *p, int k)
 static bool decode_segment(struct mp *p, int s)
 {
 	uint64_t from = cut_of(p, s), to = cut_of(p, s + 1);
-	uint64_t room = gh_sink_room(&p->sink);
 	struct gh_gunzip *g;
 	uint64_t out = 0;
 	bool ok;
@@ -276,7 +275,7 @@ static bool decode_segment(struct mp *p, int s)
 			ok = false;
 			break;
 		}
-		got = gh_gunzip_read(g, c->data, room, &why);
+		got = gh_gunzip_read(g, c->data, gh_sink_room(c), &why);
 		if (got <= 0) {
 			/* The end, or invalid data: the chunk goes back
 			 * unused; at the end, seams.c is told the piece's

@@ -229,7 +229,6 @@ static uint32_t start_block(struct xp_thread *t, const struct xp_block *blk)
 static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 {
 	struct xp *p = t->p;
-	uint64_t room = gh_sink_room(&p->sink);
 	uint32_t header = start_block(t, blk);
 	uint64_t at = blk->at + header, end = blk->at + blk->total;
 	lzma_ret ret = LZMA_OK;
@@ -262,6 +261,8 @@ static bool decode_block(struct xp_thread *t, const struct xp_block *blk)
 			t->fill = 0;
 		}
 		t->s.next_out = t->c->data + t->fill;
+		uint64_t room = gh_sink_room(t->c);
+
 		t->s.avail_out = room - t->fill;
 		ret = lzma_code(&t->s, at == end ? LZMA_FINISH : LZMA_RUN);
 		t->fill = room - t->s.avail_out;

@@ -201,7 +201,6 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 			 uint64_t *decoded)
 {
 	struct zp *p = t->p;
-	uint64_t room = gh_sink_room(&p->sink);
 	uint64_t done = 0;
 	size_t ret = 1;
 
@@ -227,6 +226,7 @@ static bool decode_frame(struct zp_thread *t, uint64_t at, uint64_t len,
 				}
 				t->fill = 0;
 			}
+			uint64_t room = gh_sink_room(t->c);
 			ZSTD_outBuffer out = { t->c->data, room, t->fill };
 
 			ret = ZSTD_decompressStream(t->d, &out, &in);

@@ -15,9 +15,9 @@ struct gh_chunk *gh_sink_acquire(const struct gh_sink *s, const char **why)
 	return c;
 }
 
-uint64_t gh_sink_room(const struct gh_sink *s)
+uint64_t gh_sink_room(const struct gh_chunk *c)
 {
-	return s->b->chunk_bytes;
+	return c->backend->chunk_bytes;
 }
 
 const char *gh_sink_submit(const struct gh_sink *s, struct gh_chunk *c,

@@ -29,8 +29,9 @@ struct gh_sink {
 /* A chunk to fill, gh_sink_room() bytes at its data; NULL when the backend
  * failed, *why then its error. */
 struct gh_chunk *gh_sink_acquire(const struct gh_sink *s, const char **why);
-/* The bytes a chunk holds. */
-uint64_t gh_sink_room(const struct gh_sink *s);
+/* The bytes chunk c holds: its own backend's size (under auto, a GPU's
+ * chunk is larger than the CPU's). */
+uint64_t gh_sink_room(const struct gh_chunk *c);
 /* Hands on len bytes of c, at `at`, cut at their edges first (gh_submit);
  * `bad`: the data proved invalid, so c goes back uncounted and unjoined.
  * NULL, or why it failed (the backend's error, memory for the edges, or

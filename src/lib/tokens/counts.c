@@ -130,6 +130,13 @@ static int write_table(struct gh_counts *c, struct gh_token_table *t,
 	if (gh_spill_writer_end(&w))
 		ret = -1;
 	gh_token_table_clear(t);
+	/* An arena a long unit grew past the limit goes, not to let the
+	 * table hold that much again before its next spill. */
+	if (c->memory && t->arena_cap > c->memory / SHARDS) {
+		free(t->arena);
+		t->arena = NULL;
+		t->arena_cap = 0;
+	}
 	return ret;
 }
 

@@ -111,10 +111,31 @@ static int open_file(struct gh_spill *s)
 }
 
 /* Appends len bytes as a segment of `to`. */
-static int append(struct gh_spill *s, struct gh_segments *to,
-		  const unsigned char *p, uint64_t len)
+/* Writes len bytes at p to the file at `at`; 0, or -1 (said). */
+static int write_at(struct gh_spill *s, int fd, const unsigned char *p,
+		    uint64_t len, uint64_t at)
 {
-	if (!len)
+	for (uint64_t done = 0; done < len;) {
+		ssize_t w = pwrite(fd, p + done, len - done,
+				   (off_t)(at + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return failed(s, "cannot spill tokens to",
+				      w < 0 ? errno : ENOSPC);
+		done += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Appends a segment to `to`: head_len bytes at head, then len at p, one
+ * after the other in the file. */
+static int append2(struct gh_spill *s, struct gh_segments *to,
+		   const unsigned char *head, uint64_t head_len,
+		   const unsigned char *p, uint64_t len)
+{
+	if (!head_len && !len)
 		return 0;
 	if (atomic_load(&s->fd) < 0 && open_file(s))
 		return -1;
@@ -129,21 +150,17 @@ static int append(struct gh_spill *s, struct gh_segments *to,
 		to->seg = seg;
 		to->cap = cap;
 	}
-	uint64_t at = atomic_fetch_add(&s->end, len);
+	uint64_t at = atomic_fetch_add(&s->end, head_len + len);
 
-	to->seg[to->n++] = (struct gh_segment){ at, len };
-	for (uint64_t done = 0; done < len;) {
-		ssize_t w = pwrite(fd, p + done, len - done,
-				   (off_t)(at + done));
+	to->seg[to->n++] = (struct gh_segment){ at, head_len + len };
+	return write_at(s, fd, head, head_len, at) ||
+	       write_at(s, fd, p, len, at + head_len) ? -1 : 0;
+}
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return failed(s, "cannot spill tokens to",
-				      w < 0 ? errno : ENOSPC);
-		done += (uint64_t)w;
-	}
-	return 0;
+static int append(struct gh_spill *s, struct gh_segments *to,
+		  const unsigned char *p, uint64_t len)
+{
+	return append2(s, to, p, len, NULL, 0);
 }
 
 void gh_spill_release(struct gh_spill *s, const struct gh_segments *segs)
@@ -196,16 +213,12 @@ int gh_spill_put(struct gh_spill_writer *w, uint64_t hash, uint64_t count,
 		w->len = 0;
 	}
 	if (need > w->cap) {
-		unsigned char *big = malloc(need);
-		int ret;
+		/* A record longer than the buffer: its head and its bytes
+		 * written one after the other, not copied together first. */
+		unsigned char head[HEAD];
 
-		if (!big)
-			return failed(w->spill, "cannot spill tokens to", ENOMEM);
-		put_head(big, hash, count, len);
-		memcpy(big + HEAD, p, len);
-		ret = append(w->spill, w->to, big, need);
-		free(big);
-		return ret;
+		put_head(head, hash, count, len);
+		return append2(w->spill, w->to, head, HEAD, p, len);
 	}
 	put_head(w->buf + w->len, hash, count, len);
 	if (len)

@@ -286,7 +286,8 @@ int gpuhist_values_merge(gpuhist_values *to, const gpuhist_values *from)
 		}
 	if (from->have_extremes)
 		add_extremes(to, &from->min, &from->max);
-	to->int_sum += from->int_sum;
+	if (__builtin_add_overflow(to->int_sum, from->int_sum, &to->int_sum))
+		return fail(to, "a sum past 2^127");
 	if (from->inexact) {
 		add_double(to, from->sum);
 		add_double(to, from->compensation);
@@ -461,7 +462,8 @@ int gpuhist_values_add_bucket(gpuhist_values *v, double low, double high,
 	double near = low < 0 ? high : low, far = low < 0 ? -low : high;
 	double lo = 0, hi = 0;
 
-	if (!(low <= high) || (low < 0 && high > 0))
+	if (!isfinite(low) || !isfinite(high) || !(low <= high) ||
+	    (low < 0 && high > 0))
 		return fail(v, "a bucket from %g to %g", low, high);
 	if (near != 0) {
 		int page, sub;
@@ -495,15 +497,17 @@ static int read_sum(gpuhist_values *v, const char *text, int exact)
 	__int128 sum = 0;
 
 	p += neg || *p == '+';
-	if (!*p || strlen(p) > 39)
+	if (!*p)
 		return fail(v, "a sum '%s' that is not an exact integer", text);
 	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return fail(v, "a sum '%s' that is not an exact integer",
-				    text);
-		sum = sum * 10 + (*p - '0');
+		if (*p < '0' || *p > '9' ||
+		    __builtin_mul_overflow(sum, 10, &sum) ||
+		    __builtin_add_overflow(sum, *p - '0', &sum))
+			return fail(v, "a sum '%s' that is not an exact integer "
+				    "of at most 38 digits", text);
 	}
-	v->int_sum += neg ? -sum : sum;
+	if (__builtin_add_overflow(v->int_sum, neg ? -sum : sum, &v->int_sum))
+		return fail(v, "a sum past 2^127");
 	return 0;
 }
 
