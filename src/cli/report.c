@@ -416,6 +416,22 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		    const struct gpuhist_stream *stream,
 		    const struct gpuhist_tokens *tokens)
 {
+	if (rep->values) {
+		/* Its field's numbers: reported as --merge reports them. */
+		char why[600];
+		gpuhist_values *v = gh_report_values_of(rep, name, tokens, why,
+							sizeof(why));
+		int ret = v ? gh_report_values_input(rep, name, sum256(totals),
+						     v)
+			    : -1;
+
+		if (!v) {       /* said; json's entry says why */
+			gh_report_failed(rep, name, why);
+			rep->failed = true;
+		}
+		gpuhist_values_free(v);
+		return ret;
+	}
 	head(rep);
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
@@ -431,22 +447,6 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	if (rep->chars && gpuhist_chars_merge(&rep->total_chars, chars)) {
 		gh_msg("out of memory for the total's code points");
 		return -1;
-	}
-	if (rep->values) {
-		char why[600];
-		gpuhist_values *v = gh_report_values_of(rep, name, tokens, why,
-							sizeof(why));
-		int ret = v ? values_block(rep, name, sum256(totals), v) : -1;
-
-		if (!v) {
-			/* Said; it adds nothing, and json's entry says why. */
-			for (int c = 0; c < 256; c++)
-				rep->total[c] -= totals[c];
-			gh_report_failed(rep, name, why);
-			rep->failed = true;
-		}
-		gpuhist_values_free(v);
-		return ret;
 	}
 	rep->n_inputs++;
 	/* A total that cannot be added up fails the run (said), but this

@@ -62,8 +62,9 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		    const struct gpuhist_chars *chars,
 		    const struct gpuhist_stream *stream,
 		    const struct gpuhist_tokens *tokens);
-/* --merge of the values view: one result's values (and bytes read), as
- * gh_report_input reports a counted input's.  0, or -1 (said). */
+/* The values view's input: its numbers (and bytes read), counted or read
+ * back by --merge (gh_report_input goes here with --values).  0, or -1
+ * (said). */
 int gh_report_values_input(struct gh_report *rep, const char *name,
 			   uint64_t bytes_read, gpuhist_values *values);
 /* An input that failed, with the lines printed for it ("gpuhist: NAME:
