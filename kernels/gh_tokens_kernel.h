@@ -1,14 +1,19 @@
-/* gh_tokens_kernel.h - the C interface to the kernels that count a chunk's
- * tokens (words, lines, or a field of each line) on the device
+/* gh_tokens_kernel.h - the C interface to the kernels that count tokens
+ * (words, lines, or a field of each line) on the device, in a table that
+ * lasts for a whole input
  *
- * One launch takes the inside of a chunk: data[from, to), which begins
- * just after a boundary (lines) or at one (words) and ends with one, so
- * that every unit in it is whole (the host keeps the chunk's two ends).
- * Each unit is hashed with the host's hash (src/lib/tokens/table.c) and
- * counted in a table of the chunk's distinct units, keyed by hash, then
- * bytes; the table is then packed into a list of (hash, place, length,
- * count), which the host adds to the input's counts by the bytes of its
- * own copy of the chunk.
+ * One insert launch takes the inside of a chunk: data[from, to), which
+ * begins just after a boundary (lines) or at one (words) and ends with
+ * one, so that every unit in it is whole (the host keeps the chunk's two
+ * ends).  Each unit is hashed with the host's hash (src/lib/tokens/
+ * table.c) and counted in the table, keyed by hash, then bytes; a unit
+ * met for the first time claims a slot and writes a record of itself
+ * (hash, length, bytes) into the table's arena, so that the chunk's
+ * buffer may be refilled at once.  The host keeps the table from filling
+ * (each launch adds at most gh_tok_distinct_max(n) slots and
+ * gh_tok_arena_bytes_max(n) arena bytes); when it would, or when the
+ * input ends, a stamp launch writes each slot's count into its record and
+ * empties the table, and the host reads the arena's records in order.
  */
 #ifndef GH_TOKENS_KERNEL_H
 #define GH_TOKENS_KERNEL_H
@@ -20,23 +25,59 @@
 extern "C" {
 #endif
 
+/* What both the host and the kernels call. */
+#ifdef __CUDACC__
+#define GH_TOK_BOTH __host__ __device__
+#else
+#define GH_TOK_BOTH
+#endif
+
 /* The views, as gpuhist.h's GPUHIST_TOKENS_* (checked where both are
  * seen). */
 #define GH_TOK_WORDS 1
 #define GH_TOK_LINES 2
 #define GH_TOK_FIELD 3
 
-/* One distinct unit of a chunk: its first byte at data[at]. */
+/* A slot of the table: a distinct unit, its record at keys[at]. */
 struct gh_tok_entry {
 	uint64_t hash;
-	uint32_t at, len, count;
+	uint64_t count;
+	uint32_t at, len;
 	uint32_t state;                 /* in the table: 0 free, 1 being
 					 * written, 2 ready */
+	uint32_t unused;
+};
+
+/* A unit's record in the arena: this, then its len bytes, zero-filled to
+ * a multiple of 8; count is written by the stamp launch. */
+struct gh_tok_record {
+	uint64_t hash;
+	uint64_t count;
+	uint32_t len;
+	uint32_t unused;
+};
+
+/* A record's bytes for a unit of len bytes. */
+GH_TOK_BOTH static inline uint64_t gh_tok_record_bytes(uint64_t len)
+{
+	return sizeof(struct gh_tok_record) + ((len + 7) & ~(uint64_t)7);
+}
+
+/* A table on the device: n_slots (a power of two) entries, an arena of
+ * key_bytes (at most 2^31) for the records, and two counters, slots
+ * claimed and arena bytes used, in used[0] and used[1]. */
+struct gh_tok_table {
+	struct gh_tok_entry *slots;
+	uint64_t n_slots;
+	unsigned char *keys;
+	uint64_t key_bytes;
+	unsigned long long *used;
 };
 
 /* The most distinct units a range of n bytes holds: each ends with a
  * boundary byte, so besides the empty one each takes 2 bytes or more; and
- * besides the 256 of one byte and the 65536 of two, 4 bytes or more. */
+ * besides the 256 of one byte and the 65536 of two, 4 bytes or more.
+ * Their bytes together are fewer than n: units do not overlap. */
 static inline uint64_t gh_tok_distinct_max(uint64_t n)
 {
 	uint64_t shortest = 1 + n / 2, longer = 1 + 256 + 65536 + n / 4;
@@ -44,7 +85,14 @@ static inline uint64_t gh_tok_distinct_max(uint64_t n)
 	return shortest < longer ? shortest : longer;
 }
 
-/* The table's slots for a range of n bytes: a power of two, at least
+/* The most arena bytes a range of n bytes adds: a record a unit, each
+ * at most 31 bytes more than the unit and its boundary byte. */
+static inline uint64_t gh_tok_arena_bytes_max(uint64_t n)
+{
+	return n + 30 * gh_tok_distinct_max(n);
+}
+
+/* The fewest slots for a range of n bytes: a power of two, at least
  * twice the most distinct units (so at most half full). */
 static inline uint64_t gh_tok_table_slots(uint64_t n)
 {
@@ -58,16 +106,24 @@ static inline uint64_t gh_tok_table_slots(uint64_t n)
 /*
  * Counts the units of data[from, to) (device memory; to - from < 2^31) of
  * view (field: 1, 2, ...; separator: its byte, or -1 for runs of blanks)
- * into table (gh_tok_table_slots(to - from) slots or more, all zero) and
- * lists them in out (gh_tok_distinct_max(to - from) entries), their number
- * in *n_out; leaves the table zero again.  Queued on stream; the launch's
- * error.
+ * into table t, whose counters the caller knows to leave room: used[0] +
+ * gh_tok_distinct_max(to - from) <= n_slots / 2 and used[1] +
+ * gh_tok_arena_bytes_max(to - from) <= key_bytes.  Queued on stream; the launch's error.
  */
-cudaError_t gh_kernel_tokens(const unsigned char *data, uint64_t from,
-			     uint64_t to, int view, int field, int separator,
-			     struct gh_tok_entry *table,
-			     struct gh_tok_entry *out, uint32_t *n_out,
-			     cudaStream_t stream);
+cudaError_t gh_kernel_tokens_insert(const unsigned char *data, uint64_t from,
+				    uint64_t to, int view, int field,
+				    int separator,
+				    const struct gh_tok_table *t,
+				    cudaStream_t stream);
+
+/*
+ * Writes each of t's slots' counts into its record and leaves the slots
+ * zero: the arena, used[1] bytes of it, is then a list of the distinct
+ * units, record after record.  Its counters are the caller's to read and
+ * zero.  Queued on stream; the launch's error.
+ */
+cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
+				   cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,23 +1,28 @@
 // tokens.cu - counts the units of a chunk's inside on the device
-// (gh_tokens_kernel.h): words, lines, or a field of each line
+// (gh_tokens_kernel.h): words, lines, or a field of each line, in a table
+// that lasts for the whole input
 //
 // insert_units: a thread a SEGMENT of bytes; each unit that starts in it
 // (a word after a separator; a line after a newline) is found, hashed with
 // the host's hash, and counted in the table: open addressing on the hash,
-// a free slot claimed by compare-and-swap (state 0 -> 1), filled, and
-// published (state 2) after a fence; a ready slot with the same hash,
-// length and bytes (compared in data, where both units lie) takes the
-// count by an atomic add.  The table is at most half full (gh_tok_table_
-// slots), so every probe ends.
-// pack_units: reads every slot, lists the ready ones (one atomic add a
-// warp for their places in the list) and zeroes the used ones, so the
-// table is ready for the next chunk without a memset.
+// a free slot claimed by compare-and-swap (state 0 -> 1), a record of the
+// unit (its hash, length and bytes, on 8 bytes, so that keys are compared
+// a word at a time) written at a place in the arena taken by an atomic
+// add, and the slot published (state 2) after a fence; a ready slot with
+// the same hash, length and bytes takes the count by an atomic add.  The
+// host keeps the table at most half full and the arena large enough, so
+// every probe ends and every record fits.
+// stamp_counts: writes each ready slot's count into its record and zeroes
+// the slot, so the arena alone is the list of distinct units and the
+// table is ready for more without a memset.
 #include "gh_tokens_kernel.h"
 
 #define SEGMENT 32
 #define BLOCK 256
 
-static_assert(sizeof(struct gh_tok_entry) == 24, "entries are 24 bytes");
+static_assert(sizeof(struct gh_tok_entry) == 32, "entries are 32 bytes");
+static_assert(sizeof(struct gh_tok_record) == 24, "records begin with 24 bytes");
+static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "counts are 64-bit");
 
 __device__ static bool word_sep(unsigned char c)
 {
@@ -94,28 +99,50 @@ __device__ static void field_of(const unsigned char *data, uint32_t i,
 	*len = 0;
 }
 
-__device__ static bool same_bytes(const unsigned char *a,
-				  const unsigned char *b, uint32_t n)
+// Whether the key at key (8-byte words) is data[0, len).
+__device__ static bool same_key(const uint64_t *key, const unsigned char *data,
+				uint32_t len)
 {
-	for (uint32_t i = 0; i < n; i++)
-		if (a[i] != b[i])
+	for (uint32_t i = 0; i < len; i += 8) {
+		uint32_t m = len - i < 8 ? len - i : 8;
+
+		if (key[i / 8] != load_le(data + i, m))
 			return false;
+	}
 	return true;
 }
 
-// Adds one to the count of data[at, at + len).
-__device__ static void insert(struct gh_tok_entry *table, uint32_t mask,
+// Adds one to the count of data[at, at + len) in t.
+__device__ static void insert(const struct gh_tok_table t,
 			      const unsigned char *data, uint32_t at,
 			      uint32_t len, uint64_t hash)
 {
-	for (uint32_t k = (uint32_t)hash & mask;; k = (k + 1) & mask) {
-		struct gh_tok_entry *e = &table[k];
-		volatile struct gh_tok_entry *v = e;
-		uint32_t state = atomicCAS(&e->state, 0u, 1u);
+	uint32_t mask = (uint32_t)(t.n_slots - 1);
 
+	for (uint32_t k = (uint32_t)hash & mask;; k = (k + 1) & mask) {
+		struct gh_tok_entry *e = &t.slots[k];
+		volatile struct gh_tok_entry *v = e;
+		// A slot already taken (a repeat's, mostly) costs no atomic.
+		uint32_t state = v->state;
+
+		if (state == 0)
+			state = atomicCAS(&e->state, 0u, 1u);
 		if (state == 0) {
+			unsigned long long place = atomicAdd(&t.used[1],
+				(unsigned long long)gh_tok_record_bytes(len));
+			struct gh_tok_record *r =
+				(struct gh_tok_record *)(t.keys + place);
+			uint64_t *key = (uint64_t *)(r + 1);
+
+			atomicAdd(&t.used[0], 1ull);
+			r->hash = hash;
+			r->len = len;
+			// The last word zero-filled.
+			for (uint32_t i = 0; i < len; i += 8)
+				key[i / 8] = load_le(data + at + i,
+						     len - i < 8 ? len - i : 8);
 			e->hash = hash;
-			e->at = at;
+			e->at = (uint32_t)place;
 			e->len = len;
 			e->count = 1;
 			__threadfence();
@@ -124,11 +151,14 @@ __device__ static void insert(struct gh_tok_entry *table, uint32_t mask,
 		}
 		while (state != 2)
 			state = v->state;
+		// The writer's fence before its state, and this one after
+		// reading it: what it wrote before is seen, past any L1.
 		__threadfence();
-		// Read past the L1 (volatile): another multiprocessor wrote it.
-		if (v->hash == hash && v->len == len &&
-		    same_bytes(data + v->at, data + at, len)) {
-			atomicAdd(&e->count, 1u);
+		if (e->hash == hash && e->len == len &&
+		    same_key((const uint64_t *)(t.keys + e->at +
+						sizeof(struct gh_tok_record)),
+			     data + at, len)) {
+			atomicAdd((unsigned long long *)&e->count, 1ull);
 			return;
 		}
 	}
@@ -136,7 +166,7 @@ __device__ static void insert(struct gh_tok_entry *table, uint32_t mask,
 
 __global__ void insert_units(const unsigned char *data, uint32_t from,
 			     uint32_t to, int view, int field, int separator,
-			     struct gh_tok_entry *table, uint32_t mask)
+			     const struct gh_tok_table t)
 {
 	uint64_t s = from + ((uint64_t)blockIdx.x * blockDim.x +
 			     threadIdx.x) * SEGMENT;
@@ -166,66 +196,50 @@ __global__ void insert_units(const unsigned char *data, uint32_t from,
 		} else {
 			field_of(data, i, field, separator, &at, &len);
 		}
-		insert(table, mask, data, at, len, token_hash(data + at, len));
+		insert(t, data, at, len, token_hash(data + at, len));
 	}
 }
 
-__global__ void pack_units(struct gh_tok_entry *table, uint32_t slots,
-			   struct gh_tok_entry *out, uint32_t *n_out)
+__global__ void stamp_counts(const struct gh_tok_table t)
 {
-	uint32_t stride = gridDim.x * blockDim.x;
-	uint32_t lane = threadIdx.x & 31;
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
 
-	// Whole warps go round together (the ballot needs every lane).
-	for (uint32_t base = blockIdx.x * blockDim.x; base < slots;
-	     base += stride) {
-		uint32_t i = base + threadIdx.x;
-		struct gh_tok_entry e = { 0, 0, 0, 0, 0 };
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < t.n_slots; i += stride) {
+		struct gh_tok_entry e = t.slots[i];
 
-		if (i < slots) {
-			e = table[i];
-			if (e.state)
-				table[i] = (struct gh_tok_entry){ 0, 0, 0, 0, 0 };
-		}
-		bool ready = e.state == 2;
-		uint32_t ballot = __ballot_sync(0xffffffffu, ready);
-		uint32_t first = 0;
-
-		if (!ballot)
+		if (!e.state)
 			continue;
-		if (lane == 0)
-			first = atomicAdd(n_out, (uint32_t)__popc(ballot));
-		first = __shfl_sync(0xffffffffu, first, 0);
-		if (ready) {
-			e.state = 0;
-			out[first + __popc(ballot & ((1u << lane) - 1))] = e;
-		}
+		((struct gh_tok_record *)(t.keys + e.at))->count = e.count;
+		t.slots[i] = (struct gh_tok_entry){ 0, 0, 0, 0, 0, 0 };
 	}
 }
 
-extern "C" cudaError_t gh_kernel_tokens(const unsigned char *data,
-					uint64_t from, uint64_t to, int view,
-					int field, int separator,
-					struct gh_tok_entry *table,
-					struct gh_tok_entry *out,
-					uint32_t *n_out, cudaStream_t stream)
+extern "C" cudaError_t gh_kernel_tokens_insert(const unsigned char *data,
+					       uint64_t from, uint64_t to,
+					       int view, int field,
+					       int separator,
+					       const struct gh_tok_table *t,
+					       cudaStream_t stream)
 {
 	uint64_t n = to > from ? to - from : 0;
-	uint64_t slots = gh_tok_table_slots(n);
 	uint64_t threads = (n + SEGMENT - 1) / SEGMENT;
-	uint64_t pack_blocks = slots / BLOCK < 2048 ? slots / BLOCK : 2048;
-	cudaError_t err = cudaMemsetAsync(n_out, 0, sizeof(*n_out), stream);
 
-	if (err != cudaSuccess || !n)
-		return err;
+	if (!n)
+		return cudaSuccess;
 	insert_units<<<(unsigned)((threads + BLOCK - 1) / BLOCK), BLOCK, 0,
 		       stream>>>(data, (uint32_t)from, (uint32_t)to, view,
-				 field, separator, table,
-				 (uint32_t)(slots - 1));
-	err = cudaGetLastError();
-	if (err != cudaSuccess)
-		return err;
-	pack_units<<<(unsigned)pack_blocks, BLOCK, 0, stream>>>(
-		table, (uint32_t)slots, out, n_out);
+				 field, separator, *t);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
+					      cudaStream_t stream)
+{
+	uint64_t blocks = t->n_slots / BLOCK < 4096 ? t->n_slots / BLOCK
+						     : 4096;
+
+	stamp_counts<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+		*t);
 	return cudaGetLastError();
 }

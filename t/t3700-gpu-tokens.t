@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 35
+plan 40
 
 # check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
 check_gpu() {
@@ -83,6 +83,28 @@ check_gpu "300000 distinct lines" lines distinct --lines distinct
 check_gpu "300000 distinct lines spilled past --memory=1M" lines distinct \
 	--lines --memory=1M -T "$TMP" distinct
 check_gpu "log, words, device 0 listed twice" words log -t --devices=0,0 log
+
+# The device's tables at their fewest slots and keys: emptied into the
+# counts mid-input whenever the next chunk might not fit.
+GPUHIST_GPU_TOKEN_TABLE=min check_gpu "300000 distinct lines, tables emptied mid-input" \
+	lines distinct --lines distinct
+GPUHIST_GPU_TOKEN_TABLE=min check_gpu "300000 distinct lines, tables emptied mid-input, 64 KiB chunks, 3 readers, spilled" \
+	lines distinct --lines --chunk-size=64k --threads=3 --memory=1M -T "$TMP" distinct
+GPUHIST_GPU_TOKEN_TABLE=min check_gpu "log, words, tables emptied mid-input, 4 KiB chunks, 2 devices" \
+	words log -t --chunk-size=4k --threads=3 --devices=0,0 log
+# Several inputs at once share the streams' tables: each input's units
+# go to it (a table is emptied into its input before another's chunk).
+cat distinct log >both
+"$GPUHIST" --lines -f tsv --total=never --backend=cpu distinct log both distinct >cpu.tsv
+GPUHIST_GPU_TOKEN_TABLE=min "$GPUHIST" --lines -f tsv --total=never --backend=gpu \
+	--chunk-size=64k distinct log both distinct >gpu.tsv
+same_file "four inputs counted at once, tables emptied between them: the CPU backend's" \
+	gpu.tsv cpu.tsv
+"$GPUHIST" -t -f tsv --backend=gpu --chunk-size=64k distinct log both distinct >gpu.tsv
+"$GPUHIST" -t -f tsv --backend=cpu distinct log both distinct >cpu.tsv
+same_file "four inputs at once, words, default tables: the CPU backend's" \
+	gpu.tsv cpu.tsv
+rm -f both
 
 "$GPUHIST" --backend=gpu -v -t log 2>err >/dev/null
 ok "$(grep -q 'tokens counted on the device' err; echo $?)" \

@@ -60,24 +60,6 @@ static int wait_chunk(struct gpu_backend *gb, struct gpu_chunk *c)
 	return 0;
 }
 
-/* Waits for chunk c's work, then adds the tokens it found, if any and of
- * input (-1: any), to them; 0, or -1 when the wait failed. */
-static int wait_and_take(struct gpu_backend *gb, struct gpu_chunk *c,
-			 int input)
-{
-	int ret = 0;
-
-	pthread_mutex_lock(&c->tok_lock);
-	if (input < 0 || (c->tok_pending && c->tok_input == input)) {
-		ret = wait_chunk(gb, c);
-		if (!ret && c->tok_pending)
-			gh_gpu_tokens_take(gb, c);
-		c->tok_pending = NULL;
-	}
-	pthread_mutex_unlock(&c->tok_lock);
-	return ret;
-}
-
 static void release(struct gpu_backend *gb, struct gpu_chunk *c)
 {
 	pthread_mutex_lock(&gb->lock);
@@ -120,7 +102,7 @@ static struct gh_chunk *gpu_acquire(struct gh_backend *b)
 	gb->q_len--;
 	pthread_mutex_unlock(&gb->lock);
 
-	if (gb->base.tokens ? wait_and_take(gb, c, -1) : wait_chunk(gb, c)) {
+	if (wait_chunk(gb, c)) {
 		release(gb, c);
 		return NULL;
 	}
@@ -135,7 +117,7 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	struct gpu_device *d = c->device;
 	cudaError_t err = cudaSuccess;
 	const char *what = NULL;
-	struct gh_tokens *pending = NULL;
+	int tokens_failed = 0;
 
 	if (len && (err = gh_gpu_use_device(d->id)) != cudaSuccess) {
 		what = "cudaSetDevice";
@@ -150,12 +132,10 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 				len, chunk->from, chunk->to, chunk->phase,
 				c->stream, &launch_what);
 
-			if (launch == cudaSuccess && chunk->tokens) {
-				launch_what = "the tokens kernel's launch";
-				launch = gh_gpu_tokens_count(gb, c);
-				if (launch == cudaSuccess)
-					pending = chunk->tokens;
-			}
+			/* Its failure is recorded already. */
+			if (launch == cudaSuccess && chunk->tokens)
+				tokens_failed = gh_gpu_tokens_count(gb, c,
+								    input);
 
 			/* The event goes in even when the launch failed: the
 			 * copy is queued, and the chunk must not be refilled
@@ -168,15 +148,10 @@ static int gpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 				what = "cudaEventRecord";
 			}
 		}
-		/* finish() of another input may be looking (tok_lock). */
-		pthread_mutex_lock(&c->tok_lock);
 		c->in_flight = 1;
-		c->tok_pending = pending;
-		c->tok_input = input;
-		pthread_mutex_unlock(&c->tok_lock);
 	}
 	release(gb, c);
-	return what ? gh_gpu_failed(b, what, err) : 0;
+	return what ? gh_gpu_failed(b, what, err) : tokens_failed;
 }
 
 /* Adds an input's totals on device d into totals, and zeroes them there
@@ -251,10 +226,9 @@ static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	int ret = 0;
 
 	memset(totals, 0, 256 * sizeof(uint64_t));
-	/* Its tokens first: they are all in once its chunks' are taken. */
-	for (int i = 0; b->tokens && i < gb->n_chunks; i++)
-		if (wait_and_take(gb, &gb->chunks[i], input))
-			ret = -1;
+	/* Its tokens first: every chunk of it is queued before finish(). */
+	if (b->tokens && gh_gpu_tokens_finish(gb, input))
+		ret = -1;
 	for (int i = 0; i < gb->n_devices && !ret; i++) {
 		ret = fetch_totals(gb, &gb->devices[i], input, totals, sums);
 		if (!ret && b->chars)
@@ -291,9 +265,6 @@ static int gpu_destroy(struct gh_backend *b)
 	}
 	/* Once no chunk is in flight. */
 	gh_gpu_tokens_free(gb);
-	for (int i = 0; gb->chunks && i < gb->n_chunks; i++)
-		if (gb->chunks[i].device)
-			pthread_mutex_destroy(&gb->chunks[i].tok_lock);
 	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
@@ -386,7 +357,6 @@ static int chunk_setup(struct gpu_backend *gb, int i)
 	c->device = d;
 	c->stream_index = i / gb->n_devices % gb->n_streams;
 	c->stream = d->streams[c->stream_index];
-	pthread_mutex_init(&c->tok_lock, NULL);
 	CHECK(b, gh_gpu_use_device(d->id));
 	CHECK(b, cudaMallocHost((void **)&c->chunk.data, b->chunk_bytes));
 	CHECK(b, cudaMalloc((void **)&c->dev, b->chunk_bytes));
@@ -521,14 +491,15 @@ static void describe(struct gpu_backend *gb, const struct gpuhist_options *opts)
 		return;
 	p += n;
 	left -= (size_t)n;
-	snprintf(p, left, ", %d stream%s%s, %d readers, %d chunks of %llu bytes, grid %d x %d%s",
+	n = snprintf(p, left, ", %d stream%s%s, %d readers, %d chunks of %llu bytes, grid %d x %d%s",
 		 gb->n_streams, gb->n_streams == 1 ? "" : "s",
 		 gb->n_devices == 1 ? "" : " each", gh_readers(opts),
 		 gb->n_chunks, (unsigned long long)gb->base.chunk_bytes,
 		 gb->devices[0].max_blocks, GH_KERNEL_BLOCK_THREADS,
-		 !opts->tokens ? ""
-		 : gb->base.tokens ? ", tokens counted on the device"
+		 !opts->tokens || gb->base.tokens ? ""
 		 : ", tokens counted on the host (no room on the device)");
+	if (gb->base.tokens && n >= 0 && (size_t)n < left)
+		gh_gpu_tokens_describe(gb, p + n, left - (size_t)n);
 	/* Several devices start at once: how long each took. */
 	for (int i = 0; gb->n_devices > 1 && i < gb->n_devices; i++) {
 		size_t used = strlen(gb->base.detail);

@@ -25,6 +25,20 @@
  * stream sums (pairs, hits). */
 #define SLOT (256 + 2)
 
+/* A device's table of tokens (gpu_tokens.c): the input it
+ * counts for, the slots and arena bytes it may have used, and the pinned
+ * windows its arena comes back through. */
+struct gpu_tok_table {
+	struct gh_tok_table dev;
+	pthread_mutex_t lock;       /* its launches, bounds and owner */
+	unsigned long long *h_used; /* pinned: its counters after the last
+				     * launch */
+	uint64_t slots_bound, bytes_bound;  /* at most this many used */
+	struct gh_tokens *owner;    /* NULL: empty */
+	int owner_input;
+	unsigned char *window[2];
+};
+
 /* One entry of --devices: a CUDA device and what this run made on it. */
 struct gpu_device {
 	int id;                     /* CUDA's number for it */
@@ -36,10 +50,7 @@ struct gpu_device {
 	unsigned long long *d_totals;   /* SLOT for each input that may be open */
 	unsigned long long *d_chars;    /* counting code points:
 					 * GPUHIST_CHAR_BINS for each */
-	struct gh_tok_entry **tok_tables;   /* counting tokens: a table a
-					     * stream, zero between chunks */
-	pthread_mutex_t *tok_locks;         /* one a table: a chunk's launches
-					     * on it queued together */
+	struct gpu_tok_table *tok_table;    /* counting tokens (gpu_tokens.c) */
 	double start_secs;          /* its context, streams and chunks made
 				     * (for -v) */
 };
@@ -52,16 +63,6 @@ struct gpu_chunk {
 	int stream_index;           /* which of them */
 	cudaEvent_t counted;        /* recorded after the chunk's kernel */
 	int in_flight;
-	/* Counting tokens (gpu_tokens.c): the chunk's distinct units on the
-	 * device, how many, and the first tok_copy of them copied back
-	 * with their number; the tokens they go to once counted (NULL:
-	 * none), and the input's id.  tok_lock: taking them, and in_flight,
-	 * between acquire() and finish(). */
-	struct gh_tok_entry *d_units, *h_units;
-	uint32_t *d_n, *h_n;
-	struct gh_tokens *tok_pending;
-	int tok_input;
-	pthread_mutex_t tok_lock;
 };
 
 struct gpu_backend {
@@ -78,7 +79,8 @@ struct gpu_backend {
 	int failed;
 	int input_open[GH_INPUTS_MAX];
 	int tok_view, tok_field, tok_separator;    /* counting tokens */
-	uint32_t tok_copy;          /* units copied back with each chunk */
+	int tok_workers;            /* threads that add a table's units */
+	uint64_t tok_window;        /* bytes of each of its windows */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;
@@ -104,19 +106,20 @@ cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
 			 uint64_t from, uint64_t to, unsigned phase,
 			 cudaStream_t stream, const char **what);
 
-/* Tokens counted on the device (gpu_tokens.c).  Setup makes the tables
- * and lists for opts' view, or returns -1 (too little device memory: the
- * host then counts them).  Each chunk's first GH_GPU_TOK_COPY distinct
- * units (fewer where no chunk has as many) come back with it. */
-#define GH_GPU_TOK_COPY 4096
+/* Tokens counted on the device (gpu_tokens.c), in a table a device that
+ * lasts for an input.  Setup makes the tables for opts' view, or returns
+ * -1 (too little device memory: the host then counts them). */
 int gh_gpu_tokens_setup(struct gpu_backend *gb,
 			const struct gpuhist_options *opts);
 /* Queues the count of chunk c's inside (its gh_chunk's tokens, tok_from,
- * tok_to) after its copy; the launch's error. */
-cudaError_t gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c);
-/* Adds what the device found in chunk c, whose work is done, to its
- * tokens (c->tok_lock held). */
-void gh_gpu_tokens_take(struct gpu_backend *gb, struct gpu_chunk *c);
+ * tok_to), of input, after its copy; 0, or -1 with the error recorded. */
+int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
+			int input);
+/* Adds what the tables hold for input to its tokens and empties them;
+ * 0, or -1 with the error recorded. */
+int gh_gpu_tokens_finish(struct gpu_backend *gb, int input);
+/* For -v: the tables' size. */
+void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len);
 void gh_gpu_tokens_free(struct gpu_backend *gb);
 
 #ifdef HAVE_NVCOMP

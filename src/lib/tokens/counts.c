@@ -17,7 +17,7 @@
 
 /* Tables, each with its own lock (a power of two); a partition's next
  * split uses the hash's next SHARD_BITS bits, LEVELS times at most. */
-#define SHARD_BITS 6
+#define SHARD_BITS GH_COUNTS_TABLE_BITS
 #define SHARDS (1 << SHARD_BITS)
 #define LEVELS (64 / SHARD_BITS)
 /* The fewest bytes a partition is added up in (the fuzzer's is less, to
@@ -257,12 +257,12 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 	if (!by_shard)
 		return fail(c);
 	for (int i = 0; i < n; i++)
-		start[(units[i].hash >> (64 - SHARD_BITS)) + 1]++;
+		start[gh_counts_table_of(units[i].hash) + 1]++;
 	for (int k = 0; k < SHARDS; k++)
 		start[k + 1] += start[k];
 	memcpy(at, start, sizeof(at));
 	for (int i = 0; i < n; i++)
-		by_shard[at[units[i].hash >> (64 - SHARD_BITS)]++] = units[i];
+		by_shard[at[gh_counts_table_of(units[i].hash)]++] = units[i];
 	/* A table another thread holds (growing, or written out) is left
 	 * for after the others, so threads do not queue behind it. */
 	for (int k = 0; k < SHARDS && !ret; k++) {
@@ -282,6 +282,19 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 	}
 	if (by_shard != stack)
 		free(by_shard);
+	return ret ? fail(c) : 0;
+}
+
+int gh_counts_reserve(struct gh_counts *c, unsigned k, uint64_t units,
+		      uint64_t bytes)
+{
+	struct shard *sh = &c->shard[k % SHARDS];
+	int ret;
+
+	pthread_mutex_lock(&sh->lock);
+	ret = gh_token_table_reserve(&sh->table, units, bytes,
+				     c->memory / SHARDS);
+	pthread_mutex_unlock(&sh->lock);
 	return ret ? fail(c) : 0;
 }
 

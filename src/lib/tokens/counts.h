@@ -21,6 +21,16 @@
 
 struct gh_counts;
 
+/* The hash's top bits that name a token's table. */
+#define GH_COUNTS_TABLE_BITS 6
+
+/* The table a token of hash goes to: threads that add tokens of
+ * different tables never wait for each other. */
+static inline unsigned gh_counts_table_of(uint64_t hash)
+{
+	return (unsigned)(hash >> (64 - GH_COUNTS_TABLE_BITS));
+}
+
 /* A token to add n to; the hash is filled in by gh_counts_add, and given
  * to gh_counts_add_hashed. */
 struct gh_unit {
@@ -42,6 +52,12 @@ int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n);
 
 /* The same, the units' hashes (gh_token_hash) given. */
 int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n);
+
+/* Makes room in table k (gh_counts_table_of) for `units` more tokens of
+ * `bytes` bytes, where it stays within its share of the limit, so that
+ * adding them there grows nothing; 0, or -1 when out of memory. */
+int gh_counts_reserve(struct gh_counts *c, unsigned k, uint64_t units,
+		      uint64_t bytes);
 
 /* Adds up what spilled; then *out is the result (tokens NULL when it
  * spilled: read its parts with gh_counts_each), living as long as c.  0

@@ -134,6 +134,24 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 	return 0;
 }
 
+int gh_token_table_reserve(struct gh_token_table *t, uint64_t units,
+			   uint64_t bytes, uint64_t limit)
+{
+	uint64_t cap = t->cap ? t->cap : 16;
+	uint64_t arena_cap = t->arena_cap ? t->arena_cap : 4096;
+
+	while ((t->used + units + 1) * 10 > cap * 7)
+		cap *= 2;
+	while (arena_cap < t->arena_len + bytes)
+		arena_cap *= 2;
+	if (limit && cap * sizeof(*t->slot) + arena_cap > limit)
+		return 0;
+	if ((cap != t->cap && grow_slots(t, cap)) ||
+	    (arena_cap != t->arena_cap && grow_arena(t, arena_cap)))
+		return -1;
+	return 0;
+}
+
 void gh_token_table_clear(struct gh_token_table *t)
 {
 	if (t->slot)

@@ -96,6 +96,12 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 /* The memory it holds, in bytes. */
 uint64_t gh_token_table_bytes(const struct gh_token_table *t);
 
+/* Makes room at once for `units` more keys of `bytes` bytes in all, where
+ * the table would then hold no more than limit bytes (0: no limit), so
+ * that adding them grows nothing; 0, or -1 when out of memory. */
+int gh_token_table_reserve(struct gh_token_table *t, uint64_t units,
+			   uint64_t bytes, uint64_t limit);
+
 /* Empties it, keeping its memory. */
 void gh_token_table_clear(struct gh_token_table *t);
 

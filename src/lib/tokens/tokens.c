@@ -357,6 +357,16 @@ int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n)
 	return 0;
 }
 
+int gh_tokens_reserve(struct gh_tokens *t, unsigned k, uint64_t units,
+		      uint64_t bytes)
+{
+	if (gh_counts_reserve(t->counts, k, units, bytes)) {
+		mark_failed(t);
+		return -1;
+	}
+	return 0;
+}
+
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		  const struct gpuhist_tokens **out)
 {

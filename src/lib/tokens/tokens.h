@@ -54,6 +54,10 @@ int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
  * given.  Safe from several threads at once.  0, or -1, which
  * gh_tokens_end then reports too. */
 int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n);
+/* Makes room in its counts' table k for units more tokens of bytes
+ * bytes (gh_counts_reserve); 0, or -1 (t says why, at its end). */
+int gh_tokens_reserve(struct gh_tokens *t, unsigned k, uint64_t units,
+		      uint64_t bytes);
 
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
  * what they make; then the input's tokens (in no order) are in
