@@ -9,6 +9,7 @@
 #define GH_GPU_PRIVATE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cuda_runtime_api.h>
@@ -25,18 +26,23 @@
  * stream sums (pairs, hits). */
 #define SLOT (256 + 2)
 
-/* A device's table of tokens (gpu_tokens.c): the input it
- * counts for, the slots and arena bytes it may have used, and the pinned
- * windows its arena comes back through. */
+/* One of a device's two tables of tokens (gpu_tokens.c): the input it
+ * counts for, the slots and arena bytes it may have used and may use
+ * before it is emptied, the stream and pinned windows it is emptied
+ * through (by a thread of its own, while the other table fills). */
 struct gpu_tok_table {
 	struct gh_tok_table dev;
-	pthread_mutex_t lock;       /* its launches, bounds and owner */
-	unsigned long long *h_used; /* pinned: its counters after the last
-				     * launch */
+	struct gpu_backend *gb;
+	struct gpu_device *device;
+	cudaStream_t stream;        /* its stamp and copies back */
+	cudaEvent_t *retired;       /* a device stream's launches on it, done */
+	unsigned long long *h_used; /* pinned: its counters, when read */
 	uint64_t slots_bound, bytes_bound;  /* at most this many used */
 	struct gh_tokens *owner;    /* NULL: empty */
 	int owner_input;
 	unsigned char *window[2];
+	pthread_t drainer;
+	bool draining;              /* drainer runs: the table is not filled */
 };
 
 /* One entry of --devices: a CUDA device and what this run made on it. */
@@ -50,7 +56,13 @@ struct gpu_device {
 	unsigned long long *d_totals;   /* SLOT for each input that may be open */
 	unsigned long long *d_chars;    /* counting code points:
 					 * GPUHIST_CHAR_BINS for each */
-	struct gpu_tok_table *tok_table;    /* counting tokens (gpu_tokens.c) */
+	/* Counting tokens (gpu_tokens.c): two tables, one filled while
+	 * the other is emptied; the lock keeps launches, bounds and owners;
+	 * the limits say how much a table takes before it is emptied. */
+	struct gpu_tok_table *tok_tables;
+	int tok_active;
+	pthread_mutex_t tok_lock;
+	uint64_t tok_slots_limit, tok_bytes_limit;
 	double start_secs;          /* its context, streams and chunks made
 				     * (for -v) */
 };
@@ -106,9 +118,9 @@ cudaError_t gh_gpu_count(struct gh_backend *b, struct gpu_device *d,
 			 uint64_t from, uint64_t to, unsigned phase,
 			 cudaStream_t stream, const char **what);
 
-/* Tokens counted on the device (gpu_tokens.c), in a table a device that
- * lasts for an input.  Setup makes the tables for opts' view, or returns
- * -1 (too little device memory: the host then counts them). */
+/* Tokens counted on the device (gpu_tokens.c), in two tables a device
+ * that last for an input.  Setup makes them for opts' view, or returns -1
+ * (too little device memory: the host then counts them). */
 int gh_gpu_tokens_setup(struct gpu_backend *gb,
 			const struct gpuhist_options *opts);
 /* Queues the count of chunk c's inside (its gh_chunk's tokens, tok_from,

@@ -1,27 +1,31 @@
 /* gpu_tokens.c - the GPU backend's tokens: each chunk's inside counted by
- * kernels/tokens.cu into a table on the device that lasts for the input,
- * its distinct units added to the input's counts once, at its end
+ * kernels/tokens.cu into tables on the device that last for the input,
+ * their distinct units added to the input's counts when a table is full
+ * (by a thread of its own, while the other table fills) and at its end
  *
  * submit.c keeps a chunk's two ends on the host and hands the backend its
  * inside; after the chunk's copy and byte count, its stream counts the
- * inside's units into its device's table (one a device, which every
- * stream of it adds to at once), which writes a record (hash,
- * length, bytes) of each unit it meets for the first time into its arena,
- * so the chunk may be refilled as soon as its work is done.  A table
- * belongs to one input at a time (its owner).  It is emptied - each
- * slot's count stamped into its record, the arena's records copied back
- * in windows through pinned buffers (the next window's copy under the
- * adding of this one's), and added to the owner's counts (tokens.c,
- * counts.c, which spill past --memory) by several threads, each taking
- * the units of its own share of the counts' tables - when the owner's
- * input ends, when a chunk of another input comes to its stream, and when
- * the next chunk might not fit: the host bounds what each launch may add
- * (gh_tok_distinct_max slots, gh_tok_arena_bytes_max arena bytes), and
- * reads the table's own counters, after waiting for the device's streams,
- * only when that bound says it might be full.  So the host hashes nothing and adds
- * each distinct unit once an input where the table holds them, not once
- * a chunk.  Readers submit from many threads: a table's launches, bounds
- * and owner are kept under its lock.
+ * inside's units into its device's active table (every stream of the
+ * device adds to it at once), which writes a record (hash, length,
+ * bytes) of each unit it meets for the first time into its arena, so the
+ * chunk may be refilled as soon as its work is done.  A table belongs to
+ * one input at a time (its owner).  The host bounds what each launch may
+ * add (gh_tok_distinct_max slots, gh_tok_arena_bytes_max arena bytes),
+ * and reads the table's own counters, after waiting for the device's
+ * streams, only when that bound passes the table's limit.  A table past
+ * its limit, or holding another input's units, is retired: the other
+ * becomes active (once its own emptying is done), and a thread empties
+ * it - waits for the launches on it (an event a stream), stamps each
+ * slot's count into its record, copies the arena's records back in
+ * windows through pinned buffers (the next window's copy under the adding
+ * of this one's), and adds them to the owner's counts (tokens.c,
+ * counts.c, which spill past --memory) on several threads, each taking
+ * the units of its own share of the counts' tables.  At an input's end
+ * its active table is emptied the same way, in the finishing thread.
+ * Where units seldom repeat (fewer than two a distinct one, at the last
+ * emptying) a table's limit is an eighth of its size, so that emptying
+ * keeps pace with the stream and little is left for the end; where they
+ * repeat, the whole of it, so that a repeat is added once.
  */
 #include "config.h"
 
@@ -44,12 +48,13 @@ _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
 #define TOK_CHUNK_MAX ((uint64_t)16 << 20)
 
 /* A table's size where the device has room: 16 Mi slots of 32 bytes and
- * an arena of 512 MiB (1 GiB in all), so that a log's distinct tokens of
- * an input's first hundreds of MiB stay on the device.  A table takes at
- * most a quarter of the device's free memory; it shrinks by halves to
- * the fewest a chunk needs. */
+ * an arena of 256 MiB (768 MiB in all, two a device), so that a log's
+ * distinct tokens of an input's first hundreds of MiB stay on the device,
+ * and the host asks the table how full it is every seventh 4 MiB chunk,
+ * not every third.  The tables take at most a quarter of the device's
+ * free memory; they shrink by halves to the fewest a chunk needs. */
 #define TOK_SLOTS ((uint64_t)16 << 20)
-#define TOK_ARENA ((uint64_t)512 << 20)
+#define TOK_ARENA ((uint64_t)256 << 20)
 /* The most: the kernels' places are 32-bit. */
 #define TOK_SLOTS_MAX ((uint64_t)1 << 30)
 #define TOK_ARENA_MAX ((uint64_t)1 << 31)
@@ -85,20 +90,29 @@ static int table_size(uint64_t chunk, uint64_t *slots, uint64_t *keys)
 	if (*slots > TOK_SLOTS_MAX || *keys > TOK_ARENA_MAX ||
 	    cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
 		return -1;
-	while (table_bytes(*slots, *keys) > free_bytes / 4 &&
+	while (2 * table_bytes(*slots, *keys) > free_bytes / 4 &&
 	       (*slots > min_slots || *keys > min_keys)) {
 		*slots = *slots / 2 > min_slots ? *slots / 2 : min_slots;
 		*keys = *keys / 2 > min_keys ? *keys / 2 : min_keys;
 	}
-	return table_bytes(*slots, *keys) > free_bytes / 2 ? -1 : 0;
+	return 2 * table_bytes(*slots, *keys) > free_bytes / 2 ? -1 : 0;
 }
 
-static int table_setup(struct gpu_backend *gb, struct gpu_tok_table *t,
-		       uint64_t slots, uint64_t keys)
+static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
+		       struct gpu_tok_table *t, uint64_t slots, uint64_t keys)
 {
-	pthread_mutex_init(&t->lock, NULL);
+	t->gb = gb;
+	t->device = d;
 	t->dev.n_slots = slots;
 	t->dev.key_bytes = keys;
+	t->retired = calloc((size_t)gb->n_streams, sizeof(*t->retired));
+	if (!t->retired ||
+	    cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking))
+		return -1;
+	for (int s = 0; s < gb->n_streams; s++)
+		if (cudaEventCreateWithFlags(&t->retired[s],
+					     cudaEventDisableTiming))
+			return -1;
 	if (cudaMalloc((void **)&t->dev.slots, slots *
 		       sizeof(struct gh_tok_entry)) ||
 	    cudaMemset(t->dev.slots, 0, slots * sizeof(struct gh_tok_entry)) ||
@@ -132,11 +146,15 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 		if (gh_gpu_use_device(d->id) != cudaSuccess ||
 		    table_size(chunk, &slots, &keys))
 			goto out_of_memory;
-		d->tok_table = calloc(1, sizeof(*d->tok_table));
-		if (!d->tok_table)
+		d->tok_tables = calloc(2, sizeof(*d->tok_tables));
+		if (!d->tok_tables)
 			return -1;
-		if (table_setup(gb, d->tok_table, slots, keys))
-			goto out_of_memory;
+		pthread_mutex_init(&d->tok_lock, NULL);
+		d->tok_slots_limit = slots / 2;
+		d->tok_bytes_limit = keys;
+		for (int k = 0; k < 2; k++)
+			if (table_setup(gb, d, &d->tok_tables[k], slots, keys))
+				goto out_of_memory;
 	}
 	/* The tables' zeroes in place before any chunk's stream (which
 	 * does not wait for the legacy one) counts on them. */
@@ -256,25 +274,46 @@ static int wait_table(struct gpu_backend *gb, struct gpu_device *d,
 	return err ? gh_gpu_failed(&gb->base, "waiting for tokens", err) : 0;
 }
 
-/* Empties device d's table t (its lock held, d current) into its owner's
- * counts; 0, or -1 with the error recorded. */
-static int drain(struct gpu_backend *gb, struct gpu_device *d,
-		 struct gpu_tok_table *t)
+/* The limits of device d's tables after one was emptied of `distinct`
+ * units that came `units` times: an eighth of a table where units seldom
+ * repeat. */
+static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
+		       uint64_t distinct, uint64_t units)
 {
-	cudaStream_t stream = d->streams[0];
+	int shift = distinct && units < 2 * distinct ? 3 : 0;
+	uint64_t slots = t->dev.n_slots / 2 >> shift;
+	uint64_t bytes = t->dev.key_bytes >> shift;
+	uint64_t least = gh_tok_arena_bytes_max(t->gb->base.chunk_bytes);
+
+	/* Never below what one chunk may need. */
+	if (slots < gh_tok_distinct_max(t->gb->base.chunk_bytes))
+		slots = gh_tok_distinct_max(t->gb->base.chunk_bytes);
+	if (bytes < least)
+		bytes = least;
+	__atomic_store_n(&d->tok_slots_limit, slots, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->tok_bytes_limit, bytes, __ATOMIC_RELAXED);
+}
+
+/* Empties table t, whose launches are all queued before its `retired`
+ * events (recorded on every stream of its device), into its owner's
+ * counts; 0, or -1 with the error recorded. */
+static int drain(struct gpu_tok_table *t)
+{
+	struct gpu_backend *gb = t->gb;
+	cudaStream_t stream = t->stream;
 	struct add_task tasks[64];
 	struct gh_unit *units = NULL;
-	uint64_t total, distinct, at = 0;
+	uint64_t total, distinct, at = 0, counted = 0;
 	int cur = 0, ret = 0;
 	cudaError_t err;
 
-	t->slots_bound = t->bytes_bound = 0;
-	if (!t->owner)
+	if (!t->owner)          /* empty */
 		return 0;
-	/* Every stream's launches on it done. */
-	if (wait_table(gb, d, t))
-		return -1;
-	if ((err = gh_kernel_tokens_stamp(&t->dev, stream)) ||
+	err = gh_gpu_use_device(t->device->id);
+	for (int s = 0; s < gb->n_streams && !err; s++)
+		err = cudaStreamWaitEvent(stream, t->retired[s], 0);
+	if (err ||
+	    (err = gh_kernel_tokens_stamp(&t->dev, stream)) ||
 	    (err = cudaMemcpyAsync(t->h_used, t->dev.used,
 				   2 * sizeof(*t->h_used),
 				   cudaMemcpyDeviceToHost, stream)) ||
@@ -309,6 +348,8 @@ static int drain(struct gpu_backend *gb, struct gpu_device *d,
 		if (at + used < total &&
 		    (ret = copy_window(gb, t, !cur, at + used, total, stream)))
 			break;
+		for (uint64_t i = 0; i < n; i++)
+			counted += units[i].n;
 		if ((uint64_t)workers > n / PER_WORKER + 1)
 			workers = (int)(n / PER_WORKER + 1);
 		if (workers > 64)
@@ -330,8 +371,51 @@ static int drain(struct gpu_backend *gb, struct gpu_device *d,
 					    err);
 	}
 	free(units);
-	t->owner = NULL;
+	if (!ret)
+		set_limits(t->device, t, distinct, counted);
 	return ret;
+}
+
+static void *drain_main(void *arg)
+{
+	struct gpu_tok_table *t = arg;
+
+	drain(t);               /* its error is gb's, seen at finish() */
+	t->owner = NULL;
+	return NULL;
+}
+
+/* Waits for table t's emptying, if under way (d->tok_lock held). */
+static void wait_drained(struct gpu_tok_table *t)
+{
+	if (t->draining) {
+		pthread_join(t->drainer, NULL);
+		t->draining = false;
+	}
+}
+
+/* Retires device d's active table (d->tok_lock held, d current): the
+ * launches on it marked on every stream, a thread started to empty it
+ * (or, where none starts, emptied here), and the other table made active
+ * once it is empty; 0, or -1 with the error recorded. */
+static int retire(struct gpu_backend *gb, struct gpu_device *d)
+{
+	struct gpu_tok_table *t = &d->tok_tables[d->tok_active];
+	cudaError_t err = cudaSuccess;
+
+	for (int s = 0; s < gb->n_streams && !err; s++)
+		err = cudaEventRecord(t->retired[s], d->streams[s]);
+	if (err)
+		return gh_gpu_failed(&gb->base, "retiring tokens", err);
+	t->slots_bound = t->bytes_bound = 0;
+	if (pthread_create(&t->drainer, NULL, drain_main, t) == 0) {
+		t->draining = true;
+	} else {
+		drain_main(t);
+	}
+	d->tok_active = !d->tok_active;
+	wait_drained(&d->tok_tables[d->tok_active]);
+	return 0;               /* the drainer's failure is seen at finish() */
 }
 
 int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
@@ -339,28 +423,36 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 {
 	const struct gh_chunk *ch = &c->chunk;
 	struct gpu_device *d = c->device;
-	struct gpu_tok_table *t = d->tok_table;
+	struct gpu_tok_table *t;
 	uint64_t n = ch->tok_to - ch->tok_from;
 	uint64_t slots = gh_tok_distinct_max(n), bytes = gh_tok_arena_bytes_max(n);
+	uint64_t slots_limit, bytes_limit;
 	cudaError_t err;
 	int ret = 0;
 
 	if (ch->tok_to <= ch->tok_from)
 		return 0;
-	pthread_mutex_lock(&t->lock);
+	pthread_mutex_lock(&d->tok_lock);
+	slots_limit = __atomic_load_n(&d->tok_slots_limit, __ATOMIC_RELAXED);
+	bytes_limit = __atomic_load_n(&d->tok_bytes_limit, __ATOMIC_RELAXED);
+	t = &d->tok_tables[d->tok_active];
 	/* Another input's units go to it first. */
-	if (t->owner && (t->owner != ch->tokens || t->owner_input != input))
-		ret = drain(gb, d, t);
-	/* Might this chunk not fit?  Then ask the table, and empty it if
-	 * it may not. */
-	if (!ret && (t->slots_bound + slots > t->dev.n_slots / 2 ||
-		     t->bytes_bound + bytes > t->dev.key_bytes) &&
+	if (t->owner && (t->owner != ch->tokens || t->owner_input != input)) {
+		ret = retire(gb, d);
+		t = &d->tok_tables[d->tok_active];
+	}
+	/* Past the limit, by the bound?  Then ask the table, and retire it
+	 * if it is. */
+	if (!ret && (t->slots_bound + slots > slots_limit ||
+		     t->bytes_bound + bytes > bytes_limit) &&
 	    !(ret = wait_table(gb, d, t))) {
 		t->slots_bound = t->h_used[0];
 		t->bytes_bound = t->h_used[1];
-		if (t->slots_bound + slots > t->dev.n_slots / 2 ||
-		    t->bytes_bound + bytes > t->dev.key_bytes)
-			ret = drain(gb, d, t);
+		if (t->slots_bound + slots > slots_limit ||
+		    t->bytes_bound + bytes > bytes_limit) {
+			ret = retire(gb, d);
+			t = &d->tok_tables[d->tok_active];
+		}
 	}
 	if (!ret) {
 		t->owner = ch->tokens;
@@ -375,7 +467,7 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 			ret = gh_gpu_failed(&gb->base,
 					    "the tokens kernel's launch", err);
 	}
-	pthread_mutex_unlock(&t->lock);
+	pthread_mutex_unlock(&d->tok_lock);
 	return ret;
 }
 
@@ -385,27 +477,42 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
-		struct gpu_tok_table *t = d->tok_table;
-		cudaError_t err;
+		struct gpu_tok_table *t;
+		cudaError_t err = cudaSuccess;
 
-		pthread_mutex_lock(&t->lock);
+		pthread_mutex_lock(&d->tok_lock);
+		/* A table of this input being emptied (or another's: only
+		 * time lost). */
+		wait_drained(&d->tok_tables[0]);
+		wait_drained(&d->tok_tables[1]);
+		t = &d->tok_tables[d->tok_active];
 		if (t->owner && t->owner_input == input) {
+			/* Every chunk of it is queued: mark, then empty the
+			 * table here. */
 			if ((err = gh_gpu_use_device(d->id)) != cudaSuccess)
 				ret = gh_gpu_failed(&gb->base, "cudaSetDevice",
 						    err);
-			else if (drain(gb, d, t))
+			for (int s = 0; !ret && s < gb->n_streams; s++)
+				if ((err = cudaEventRecord(t->retired[s],
+							   d->streams[s])))
+					ret = gh_gpu_failed(&gb->base,
+							    "retiring tokens",
+							    err);
+			t->slots_bound = t->bytes_bound = 0;
+			if (!ret && drain(t))
 				ret = -1;
+			t->owner = NULL;
 		}
-		pthread_mutex_unlock(&t->lock);
+		pthread_mutex_unlock(&d->tok_lock);
 	}
 	return ret;
 }
 
 void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 {
-	const struct gh_tok_table *t = &gb->devices[0].tok_table->dev;
+	const struct gh_tok_table *t = &gb->devices[0].tok_tables[0].dev;
 
-	snprintf(buf, len, ", tokens counted on the device in a table of %llu slots and %llu MiB of records",
+	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records",
 		 (unsigned long long)t->n_slots,
 		 (unsigned long long)(t->key_bytes >> 20));
 }
@@ -414,20 +521,30 @@ void gh_gpu_tokens_free(struct gpu_backend *gb)
 {
 	for (int i = 0; gb->devices && i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
-		struct gpu_tok_table *t = d->tok_table;
 
-		if (!t)
+		if (!d->tok_tables)
 			continue;
 		gh_gpu_use_device(d->id);
-		cudaFree(t->dev.slots);
-		cudaFree(t->dev.keys);
-		cudaFree(t->dev.used);
-		cudaFreeHost(t->h_used);
-		cudaFreeHost(t->window[0]);
-		cudaFreeHost(t->window[1]);
-		pthread_mutex_destroy(&t->lock);
-		free(t);
-		d->tok_table = NULL;
+		for (int k = 0; k < 2; k++) {
+			struct gpu_tok_table *t = &d->tok_tables[k];
+
+			wait_drained(t);
+			cudaFree(t->dev.slots);
+			cudaFree(t->dev.keys);
+			cudaFree(t->dev.used);
+			cudaFreeHost(t->h_used);
+			cudaFreeHost(t->window[0]);
+			cudaFreeHost(t->window[1]);
+			for (int s = 0; t->retired && s < gb->n_streams; s++)
+				if (t->retired[s])
+					cudaEventDestroy(t->retired[s]);
+			free(t->retired);
+			if (t->stream)
+				cudaStreamDestroy(t->stream);
+		}
+		pthread_mutex_destroy(&d->tok_lock);
+		free(d->tok_tables);
+		d->tok_tables = NULL;
 	}
 }
 #endif
