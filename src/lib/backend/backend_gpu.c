@@ -497,7 +497,10 @@ static void describe(struct gpu_backend *gb, const struct gpuhist_options *opts)
 		 gb->n_chunks, (unsigned long long)gb->base.chunk_bytes,
 		 gb->devices[0].max_blocks, GH_KERNEL_BLOCK_THREADS,
 		 !opts->tokens || gb->base.tokens ? ""
-		 : ", tokens counted on the host (no room on the device)");
+		 : ", tokens counted on the host");
+	if (opts->tokens && !gb->base.tokens && gb->tok_why && n >= 0 &&
+	    (size_t)n < left)
+		snprintf(p + n, left - (size_t)n, " (%s)", gb->tok_why);
 	if (gb->base.tokens && n >= 0 && (size_t)n < left)
 		gh_gpu_tokens_describe(gb, p + n, left - (size_t)n);
 	/* Several devices start at once: how long each took. */

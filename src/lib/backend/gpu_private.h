@@ -92,6 +92,7 @@ struct gpu_backend {
 	int input_open[GH_INPUTS_MAX];
 	int tok_view, tok_field, tok_separator;    /* counting tokens */
 	int tok_workers;            /* threads that add a table's units */
+	const char *tok_why;        /* why tokens are counted on the host */
 	uint64_t tok_window;        /* bytes of each of its windows */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */

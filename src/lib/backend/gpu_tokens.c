@@ -46,6 +46,8 @@ _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
 /* Chunks larger than this count their tokens on the host: a 16 MiB
  * chunk needs tables of 16 Mi slots and 144 MiB of arena. */
 #define TOK_CHUNK_MAX ((uint64_t)16 << 20)
+/* Under a --memory of less than this the host counts the tokens. */
+#define TOK_MEMORY_LEAST ((uint64_t)64 << 20)
 
 /* A table's size where the device has room: 16 Mi slots of 32 bytes and
  * an arena of 256 MiB (768 MiB in all, two a device), so that a log's
@@ -59,7 +61,8 @@ _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
 #define TOK_SLOTS_MAX ((uint64_t)1 << 30)
 #define TOK_ARENA_MAX ((uint64_t)1 << 31)
 /* The arena comes back in windows of this much (or of the largest
- * record, where more), two pinned buffers a table. */
+ * record, where more), two pinned buffers a table, pinned at its first
+ * emptying. */
 #define TOK_WINDOW ((uint64_t)16 << 20)
 
 /* Units handed to the counts at once; units a thread adds at least. */
@@ -119,9 +122,7 @@ static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
 	    cudaMalloc((void **)&t->dev.keys, keys) ||
 	    cudaMalloc((void **)&t->dev.used, 2 * sizeof(*t->dev.used)) ||
 	    cudaMemset(t->dev.used, 0, 2 * sizeof(*t->dev.used)) ||
-	    cudaMallocHost((void **)&t->h_used, 2 * sizeof(*t->h_used)) ||
-	    cudaMallocHost((void **)&t->window[0], gb->tok_window) ||
-	    cudaMallocHost((void **)&t->window[1], gb->tok_window))
+	    cudaMallocHost((void **)&t->h_used, 2 * sizeof(*t->h_used)))
 		return -1;
 	t->h_used[0] = t->h_used[1] = 0;
 	return 0;
@@ -132,11 +133,24 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 {
 	uint64_t chunk = gb->base.chunk_bytes, slots, keys;
 
-	if (chunk > TOK_CHUNK_MAX)
+	if (chunk > TOK_CHUNK_MAX) {
+		gb->tok_why = "chunks over 16 MiB";
 		return -1;
+	}
+	/* The device's tables are emptied through host memory that
+	 * --memory does not count: under a tight limit the host counts. */
+	if (opts->memory && opts->memory < TOK_MEMORY_LEAST) {
+		gb->tok_why = "--memory under 64 MiB";
+		return -1;
+	}
+	gb->tok_why = "no room on the device";
 	gb->tok_workers = gh_readers(opts);
-	gb->tok_window = gh_tok_record_bytes(chunk) > TOK_WINDOW
-			 ? gh_tok_record_bytes(chunk) : TOK_WINDOW;
+	/* Under a --memory of less than a GiB, windows of a record of a
+	 * chunk's length, the least that holds every record. */
+	gb->tok_window = gh_tok_record_bytes(chunk);
+	if ((!opts->memory || opts->memory >= (uint64_t)1 << 30) &&
+	    gb->tok_window < TOK_WINDOW)
+		gb->tok_window = TOK_WINDOW;
 	gb->tok_view = opts->tokens;
 	gb->tok_field = opts->field;
 	gb->tok_separator = opts->separator;
@@ -255,23 +269,28 @@ static int out_of_memory(struct gpu_backend *gb)
 }
 
 /* Waits for every stream of device d (current), whose chunks count into
- * its table t (its lock held: no launch comes between), then reads the
- * table's counters into t->h_used; 0, or -1 with the error recorded. */
+ * its active table t (d->tok_lock held: no launch comes between), then
+ * reads the table's counters into its bounds; 0, or -1 with the error
+ * recorded. */
 static int wait_table(struct gpu_backend *gb, struct gpu_device *d,
 		      struct gpu_tok_table *t)
 {
-	cudaStream_t stream = d->streams[0];
 	cudaError_t err = cudaSuccess;
 
 	for (int s = 0; s < gb->n_streams && !err; s++)
 		err = cudaStreamSynchronize(d->streams[s]);
+	/* On its own stream, idle while it is active. */
 	if (!err)
 		err = cudaMemcpyAsync(t->h_used, t->dev.used,
 				      2 * sizeof(*t->h_used),
-				      cudaMemcpyDeviceToHost, stream);
+				      cudaMemcpyDeviceToHost, t->stream);
 	if (!err)
-		err = cudaStreamSynchronize(stream);
-	return err ? gh_gpu_failed(&gb->base, "waiting for tokens", err) : 0;
+		err = cudaStreamSynchronize(t->stream);
+	if (err)
+		return gh_gpu_failed(&gb->base, "waiting for tokens", err);
+	t->slots_bound = t->h_used[0];
+	t->bytes_bound = t->h_used[1];
+	return 0;
 }
 
 /* The limits of device d's tables after one was emptied of `distinct`
@@ -324,6 +343,13 @@ static int drain(struct gpu_tok_table *t)
 	distinct = t->h_used[0];
 	total = t->h_used[1];
 	t->h_used[0] = t->h_used[1] = 0;
+	/* The windows are pinned at the first emptying: a run that never
+	 * empties a table (a small input, auto's CPU) holds none. */
+	for (int w = 0; w < 2 && total && !t->window[w]; w++)
+		if ((err = cudaMallocHost((void **)&t->window[w],
+					  gb->tok_window)))
+			return gh_gpu_failed(&gb->base, "pinning tokens' windows",
+					     err);
 	if (total && !(units = malloc(gb->tok_window /
 				      sizeof(struct gh_tok_record) *
 				      sizeof(*units))))
@@ -418,6 +444,26 @@ static int retire(struct gpu_backend *gb, struct gpu_device *d)
 	return 0;               /* the drainer's failure is seen at finish() */
 }
 
+/* The newlines in p[0, n), 8 bytes at a time: a byte's high bit set
+ * where it is zero after the xor, exactly (no borrow between bytes). */
+static uint64_t newlines(const unsigned char *p, uint64_t n)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t count = 0, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		x ^= 0x0a0a0a0a0a0a0a0aull;
+		count += (uint64_t)__builtin_popcountll(
+			~(((x & low7) + low7) | x | low7));
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
 int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 			int input)
 {
@@ -432,6 +478,18 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 
 	if (ch->tok_to <= ch->tok_from)
 		return 0;
+	/* Lines and fields: a unit a line at most, each line's record at
+	 * most 31 bytes more than the line; a far tighter bound than any
+	 * range's (bench/NOTES.md: the waits for the table's counters were
+	 * most of --field=1's time on the GPU). */
+	if (gb->tok_view != GH_TOK_WORDS) {
+		uint64_t lines = newlines(ch->data + ch->tok_from, n) + 1;
+
+		if (lines < slots)
+			slots = lines;
+		if (n + 31 * lines < bytes)
+			bytes = n + 31 * lines;
+	}
 	pthread_mutex_lock(&d->tok_lock);
 	slots_limit = __atomic_load_n(&d->tok_slots_limit, __ATOMIC_RELAXED);
 	bytes_limit = __atomic_load_n(&d->tok_bytes_limit, __ATOMIC_RELAXED);
@@ -446,8 +504,6 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 	if (!ret && (t->slots_bound + slots > slots_limit ||
 		     t->bytes_bound + bytes > bytes_limit) &&
 	    !(ret = wait_table(gb, d, t))) {
-		t->slots_bound = t->h_used[0];
-		t->bytes_bound = t->h_used[1];
 		if (t->slots_bound + slots > slots_limit ||
 		    t->bytes_bound + bytes > bytes_limit) {
 			ret = retire(gb, d);
