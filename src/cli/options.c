@@ -1,4 +1,6 @@
-/* options.c - getopt_long parsing, --help text, usage errors (exit 2) */
+/* options.c - the command line: a table of options, each with its handler,
+ * from which getopt_long's tables are made; the checks of the options
+ * together; --help text; usage errors (exit 2) */
 #include "config.h"
 
 #include <ctype.h>
@@ -21,44 +23,6 @@ enum {
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES,
-};
-
-static const struct option long_options[] = {
-	{ "width",       required_argument, NULL, 'w' },
-	{ "ignore-case", no_argument,       NULL, 'i' },
-	{ "bytes",       no_argument,       NULL, 'b' },
-	{ "classes",     no_argument,       NULL, 'c' },
-	{ "chars",       no_argument,       NULL, 'm' },
-	{ "stats",       no_argument,       NULL, 's' },
-	{ "tokens",      no_argument,       NULL, 't' },
-	{ "lines",       no_argument,       NULL, OPT_LINES },
-	{ "field",       required_argument, NULL, OPT_FIELD },
-	{ "values",      required_argument, NULL, OPT_VALUES },
-	{ "precision",   required_argument, NULL, OPT_PRECISION },
-	{ "quantiles",   required_argument, NULL, OPT_QUANTILES },
-	{ "separator",   required_argument, NULL, 'F' },
-	{ "memory",      required_argument, NULL, OPT_MEMORY },
-	{ "temporary-directory", required_argument, NULL, 'T' },
-	{ "format",      required_argument, NULL, 'f' },
-	{ "raw",         no_argument,       NULL, OPT_RAW },
-	{ "merge",       no_argument,       NULL, OPT_MERGE },
-	{ "files0-from", required_argument, NULL, OPT_FILES0_FROM },
-	{ "total",       required_argument, NULL, OPT_TOTAL },
-	{ "sort",        required_argument, NULL, OPT_SORT },
-	{ "top",         required_argument, NULL, OPT_TOP },
-	{ "columns",     required_argument, NULL, OPT_COLUMNS },
-	{ "verbose",     no_argument,       NULL, 'v' },
-	{ "progress",    no_argument,       NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument,       NULL, OPT_NO_PROGRESS },
-	{ "backend",     required_argument, NULL, OPT_BACKEND },
-	{ "device",      required_argument, NULL, OPT_DEVICE },
-	{ "devices",     required_argument, NULL, OPT_DEVICES },
-	{ "chunk-size",  required_argument, NULL, OPT_CHUNK_SIZE },
-	{ "streams",     required_argument, NULL, OPT_STREAMS },
-	{ "threads",     required_argument, NULL, OPT_THREADS },
-	{ "help",        no_argument,       NULL, 'h' },
-	{ "version",     no_argument,       NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
 };
 
 void gh_options_help(void)
@@ -349,307 +313,445 @@ void gh_options_values_defaults(struct gh_options *opts)
 		parse_quantiles("50,90,99,99.9", &opts->quantiles);
 }
 
-enum gh_parse_result gh_options_parse(int argc, char **argv,
-				      struct gh_options *opts, bool quiet)
+/* What the command line has said so far, for the options' handlers and
+ * the checks after them. */
+struct parse {
+	struct gh_options *opts;
+	struct gpuhist_options *lib;
+	const char *first_view;     /* -w, -b or -c, the first one given */
+	const char *tokens_opt;     /* -t, --lines, --field or --values */
+	const char *memory_opt;     /* --memory or -T */
+	const char *values_opt;     /* --precision or --quantiles */
+	bool field_seen, sort_set, want_version;
+	int view_opt_seen;
+};
+
+/* What a handler says: go on, a usage error (said), or --help. */
+enum { GO_ON = 0, REFUSED = -1, HELP = 1 };
+
+/* One option's handler: code is its getopt value, arg its argument. */
+typedef int (*option_fn)(struct parse *p, int code, const char *arg);
+
+/* A word an option takes, and what it sets. */
+struct choice {
+	const char *word;
+	int value;
+};
+
+/* The word of choices that arg is, into *value; or a usage error naming
+ * noun, the option and the words, as "a, b or c". */
+static int choose(const char *arg, const struct choice *choices,
+		  const char *noun, const char *opt, int *value)
 {
-	static char *stdin_operand[] = { "-", NULL };
-	struct gpuhist_options *lib = &opts->lib;
-	const char *first_view = NULL, *tokens_opt = NULL, *memory_opt = NULL;
-	const char *values_opt = NULL;      /* --precision or --quantiles */
-	bool field_seen = false;
-	int view_opt_seen = 0, want_version = 0;
-	bool sort_set = false;
+	char words[128] = "";
+	size_t used = 0;
+	int n = 0;
+
+	for (const struct choice *c = choices; c->word; c++, n++)
+		if (!strcmp(arg, c->word)) {
+			*value = c->value;
+			return GO_ON;
+		}
+	for (int k = 0; k < n; k++)
+		used += (size_t)snprintf(words + used, sizeof(words) - used,
+					 "%s%s", !k ? "" : k == n - 1 ? " or "
+					 : ", ", choices[k].word);
+	say("invalid %s '%s' for %s (expected %s)", noun, arg, opt, words);
+	return REFUSED;
+}
+
+/* A whole number in [lo, hi] into *n; or a usage error naming noun, the
+ * option and, where given, what was expected. */
+static int number(const char *arg, long lo, long hi, const char *noun,
+		  const char *opt, const char *expected, long *n)
+{
+	*n = parse_int(arg, lo, hi);
+	if (*n >= 0)
+		return GO_ON;
+	if (expected)
+		say("invalid %s '%s' for %s (expected %s)", noun, arg, opt,
+		    expected);
+	else
+		say("invalid %s '%s' for %s", noun, arg, opt);
+	return REFUSED;
+}
+
+static int opt_width(struct parse *p, int code, const char *arg)
+{
 	long n;
-	int c;
 
-	memset(opts, 0, sizeof(*opts));
-	gpuhist_options_init(lib);
-	opts->width = 4;
-	quiet_errors = quiet;
-	opterr = !quiet;
-	/* getopt names the program by argv[0]: make its messages read
-	 * "gpuhist: ..." like all the others, however it was invoked. */
-	argv[0] = GH_PROGNAME;
+	(void)code;
+	if (number(arg, 1, 26, "width", "-w", "1..26", &n))
+		return REFUSED;
+	p->opts->width = (int)n;
+	return set_view(p->opts, GH_VIEW_LETTERS, "-w", &p->view_opt_seen,
+			&p->first_view);
+}
 
-	while ((c = getopt_long(argc, argv, "w:ibcmstF:T:f:vhV", long_options,
-				NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			n = parse_int(optarg, 1, 26);
-			if (n < 0) {
-				say("invalid width '%s' for -w (expected 1..26)",
-				       optarg);
-				return usage_error();
-			}
-			opts->width = (int)n;
-			if (set_view(opts, GH_VIEW_LETTERS, "-w", &view_opt_seen,
-				     &first_view))
-				return usage_error();
-			break;
-		case 'i':
-			opts->ignore_case = true;
-			break;
-		case 'b':
-			if (set_view(opts, GH_VIEW_BYTES, "-b", &view_opt_seen,
-				     &first_view))
-				return usage_error();
-			break;
-		case 'c':
-			if (set_view(opts, GH_VIEW_CLASSES, "-c", &view_opt_seen,
-				     &first_view))
-				return usage_error();
-			break;
-		case 'm':
-			opts->chars = true;
-			break;
-		case 's':
-			opts->stats = true;
-			break;
-		case 't':
-			if (set_tokens(opts, GPUHIST_TOKENS_WORDS, "-t",
-				       &tokens_opt))
-				return usage_error();
-			break;
-		case OPT_LINES:
-			if (set_tokens(opts, GPUHIST_TOKENS_LINES, "--lines",
-				       &tokens_opt))
-				return usage_error();
-			break;
-		case OPT_FIELD:
-		case OPT_VALUES:
-			n = parse_int(optarg, 1, INT_MAX);
-			if (n < 0) {
-				say("invalid field '%s' for %s (expected 1 or more)",
-				    optarg, c == OPT_FIELD ? "--field" : "--values");
-				return usage_error();
-			}
-			/* --field and --values both name a field: of different
-			 * views. */
-			if (c == OPT_VALUES ? field_seen : opts->values) {
-				say("options --field and --values select different views");
-				return usage_error();
-			}
-			field_seen |= c == OPT_FIELD;
-			opts->values |= c == OPT_VALUES;
-			/* One field until keys of several fields exist: a
-			 * second that differs is refused, not one dropped. */
-			if (lib->field && lib->field != (int)n) {
-				say("--field given twice (%d and %d): one field is counted at a time",
-				    lib->field, (int)n);
-				return usage_error();
-			}
-			lib->field = (int)n;
-			if (set_tokens(opts, GPUHIST_TOKENS_FIELD,
-				       c == OPT_FIELD ? "--field" : "--values",
-				       &tokens_opt))
-				return usage_error();
-			break;
-		case OPT_PRECISION: {
-			char *end;
-			double v = strtod(optarg, &end);
-			gpuhist_values *probe = *optarg && !*end && v > 0
-						? gpuhist_values_new(v) : NULL;
+/* -b and -c: a view of the 256 byte values. */
+static int opt_view(struct parse *p, int code, const char *arg)
+{
+	(void)arg;
+	return set_view(p->opts, code == 'b' ? GH_VIEW_BYTES : GH_VIEW_CLASSES,
+			code == 'b' ? "-b" : "-c", &p->view_opt_seen,
+			&p->first_view);
+}
 
-			if (!probe) {
-				say("invalid precision '%s' for --precision (expected a percent from 0.0016 to 50)",
-				    optarg);
-				return usage_error();
-			}
-			gpuhist_values_free(probe);
-			opts->precision = v;
-			values_opt = "--precision";
-			break;
-		}
-		case OPT_QUANTILES:
-			if (parse_quantiles(optarg, &opts->quantiles)) {
-				say("invalid list '%s' for --quantiles (expected up to %d percents from 0 to 100, such as 50,99,99.9)",
-				    optarg, GH_QUANTILES_MAX);
-				return usage_error();
-			}
-			values_opt = "--quantiles";
-			break;
-		case 'F':
-			if (!strcmp(optarg, "\\t"))
-				lib->separator = '\t';
-			else if (strlen(optarg) == 1)
-				lib->separator = (unsigned char)optarg[0];
-			else {
-				say("invalid separator '%s' for -F (expected one byte, or \\t)",
-				    optarg);
-				return usage_error();
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "table"))
-				opts->format = GH_FMT_TABLE;
-			else if (!strcmp(optarg, "tsv"))
-				opts->format = GH_FMT_TSV;
-			else if (!strcmp(optarg, "csv"))
-				opts->format = GH_FMT_CSV;
-			else if (!strcmp(optarg, "json") ||
-				 !strcmp(optarg, "ndjson"))
-				opts->format = GH_FMT_JSON;
-			else {
-				say("invalid format '%s' for -f (expected table, tsv, csv, json or ndjson)",
-				       optarg);
-				return usage_error();
-			}
-			/* ndjson: json's entries, each on a line of its own. */
-			opts->ndjson = !strcmp(optarg, "ndjson");
-			break;
-		case OPT_RAW:
-			lib->raw = true;
-			break;
-		case OPT_MERGE:
-			opts->merge = true;
-			break;
-		case OPT_SORT:
-			sort_set = true;
-			if (!strcmp(optarg, "bin"))
-				opts->sort = GH_SORT_BIN;
-			else if (!strcmp(optarg, "count"))
-				opts->sort = GH_SORT_COUNT;
-			else {
-				say("invalid order '%s' for --sort (expected bin or count)",
-				    optarg);
-				return usage_error();
-			}
-			break;
-		case OPT_COLUMNS: {
-			char bad[64];
+/* The options that only say yes. */
+static int opt_flag(struct parse *p, int code, const char *arg)
+{
+	struct gh_options *opts = p->opts;
 
-			if (gh_columns_parse(optarg, &opts->columns, bad,
-					     sizeof(bad))) {
-				say("invalid column '%s' for --columns (expected label, share, bytes_read, counted or entropy, each once)",
-				    bad);
-				return usage_error();
-			}
-			break;
-		}
-		case OPT_TOP:
-			n = parse_int(optarg, 1, INT_MAX);
-			if (n < 0) {
-				say("invalid count '%s' for --top (expected 1 or more)",
-				    optarg);
-				return usage_error();
-			}
-			opts->top = (int)n;
-			break;
-		case OPT_FILES0_FROM:
-			opts->files0_from = optarg;
-			break;
-		case OPT_TOTAL:
-			if (!strcmp(optarg, "auto"))
-				opts->total = GH_TOTAL_AUTO;
-			else if (!strcmp(optarg, "always"))
-				opts->total = GH_TOTAL_ALWAYS;
-			else if (!strcmp(optarg, "only"))
-				opts->total = GH_TOTAL_ONLY;
-			else if (!strcmp(optarg, "never"))
-				opts->total = GH_TOTAL_NEVER;
-			else {
-				say("invalid argument '%s' for --total (expected auto, always, only or never)",
-				    optarg);
-				return usage_error();
-			}
-			break;
-		case 'v':
-			opts->verbose++;
-			break;
-		case OPT_PROGRESS:
-			opts->progress = GH_PROGRESS_ON;
-			break;
-		case OPT_NO_PROGRESS:
-			opts->progress = GH_PROGRESS_OFF;
-			break;
-		case OPT_BACKEND:
-			if (!strcmp(optarg, "auto"))
-				lib->backend = GPUHIST_BACKEND_AUTO;
-			else if (!strcmp(optarg, "gpu"))
-				lib->backend = GPUHIST_BACKEND_GPU;
-			else if (!strcmp(optarg, "cpu"))
-				lib->backend = GPUHIST_BACKEND_CPU;
-			else {
-				say("invalid backend '%s' for --backend (expected auto, gpu or cpu)",
-				       optarg);
-				return usage_error();
-			}
-			break;
-		case OPT_DEVICE:
-			n = parse_int(optarg, 0, INT_MAX);
-			if (n < 0) {
-				say("invalid device '%s' for --device", optarg);
-				return usage_error();
-			}
-			lib->devices[0] = (int)n;
-			lib->n_devices = 1;
-			lib->all_devices = false;
-			break;
-		case OPT_DEVICES:
-			if (parse_devices(optarg, lib)) {
-				say("invalid list '%s' for --devices (expected all, or up to %d device numbers such as 0,1)",
-				       optarg, GPUHIST_DEVICES_MAX);
-				return usage_error();
-			}
-			break;
-		case OPT_MEMORY:
-			lib->memory = parse_memory(optarg);
-			if (lib->memory < GH_MEMORY_MIN) {
-				say("invalid size '%s' for --memory (expected 1M or more, or a percentage of physical memory)",
-				    optarg);
-				return usage_error();
-			}
-			memory_opt = "--memory";
-			break;
-		case 'T':
-			if (!*optarg) {
-				say("invalid directory '' for -T");
-				return usage_error();
-			}
-			lib->temporary_directory = optarg;
-			memory_opt = "-T";
-			break;
-		case OPT_CHUNK_SIZE:
-			lib->chunk_bytes = parse_size(optarg);
-			if (lib->chunk_bytes < 1 || lib->chunk_bytes > GPUHIST_CHUNK_MAX) {
-				say("invalid size '%s' for --chunk-size (expected 1..2G)",
-				       optarg);
-				return usage_error();
-			}
-			break;
-		case OPT_STREAMS:
-			n = parse_int(optarg, 1, 64);
-			if (n < 0) {
-				say("invalid count '%s' for --streams (expected 1..64)",
-				       optarg);
-				return usage_error();
-			}
-			lib->streams = (int)n;
-			break;
-		case OPT_THREADS:
-			n = parse_int(optarg, 0, GPUHIST_THREADS_MAX);   /* 0: all cores */
-			if (n < 0) {
-				say("invalid count '%s' for --threads (expected 0..1024)",
-				       optarg);
-				return usage_error();
-			}
-			lib->threads = (int)n;
-			break;
-		case 'h':
-			return GH_PARSE_HELP;
-		case 'V':
-			want_version = 1;
-			break;
-		default:
-			return usage_error();
+	(void)arg;
+	switch (code) {
+	case 'i': opts->ignore_case = true; break;
+	case 'm': opts->chars = true; break;
+	case 's': opts->stats = true; break;
+	case 'v': opts->verbose++; break;
+	case OPT_RAW: p->lib->raw = true; break;
+	case OPT_MERGE: opts->merge = true; break;
+	case OPT_PROGRESS: opts->progress = GH_PROGRESS_ON; break;
+	case OPT_NO_PROGRESS: opts->progress = GH_PROGRESS_OFF; break;
+	case 'V': p->want_version = true; break;
+	}
+	return GO_ON;
+}
+
+static int opt_help(struct parse *p, int code, const char *arg)
+{
+	(void)p;
+	(void)code;
+	(void)arg;
+	return HELP;
+}
+
+/* -t and --lines. */
+static int opt_tokens(struct parse *p, int code, const char *arg)
+{
+	(void)arg;
+	return set_tokens(p->opts, code == 't' ? GPUHIST_TOKENS_WORDS
+					       : GPUHIST_TOKENS_LINES,
+			  code == 't' ? "-t" : "--lines", &p->tokens_opt);
+}
+
+/* --field and --values: a field of each line, as strings or numbers. */
+static int opt_field(struct parse *p, int code, const char *arg)
+{
+	const char *opt = code == OPT_FIELD ? "--field" : "--values";
+	long n;
+
+	if (number(arg, 1, INT_MAX, "field", opt, "1 or more", &n))
+		return REFUSED;
+	/* --field and --values both name a field: of different views. */
+	if (code == OPT_VALUES ? p->field_seen : p->opts->values) {
+		say("options --field and --values select different views");
+		return REFUSED;
+	}
+	p->field_seen |= code == OPT_FIELD;
+	p->opts->values |= code == OPT_VALUES;
+	/* One field until keys of several fields exist: a second that
+	 * differs is refused, not one dropped. */
+	if (p->lib->field && p->lib->field != (int)n) {
+		say("--field given twice (%d and %d): one field is counted at a time",
+		    p->lib->field, (int)n);
+		return REFUSED;
+	}
+	p->lib->field = (int)n;
+	return set_tokens(p->opts, GPUHIST_TOKENS_FIELD, opt, &p->tokens_opt);
+}
+
+static int opt_precision(struct parse *p, int code, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	gpuhist_values *probe = *arg && !*end && v > 0 ? gpuhist_values_new(v)
+						       : NULL;
+
+	(void)code;
+	if (!probe) {
+		say("invalid precision '%s' for --precision (expected a percent from 0.0016 to 50)",
+		    arg);
+		return REFUSED;
+	}
+	gpuhist_values_free(probe);
+	p->opts->precision = v;
+	p->values_opt = "--precision";
+	return GO_ON;
+}
+
+static int opt_quantiles(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	if (parse_quantiles(arg, &p->opts->quantiles)) {
+		say("invalid list '%s' for --quantiles (expected up to %d percents from 0 to 100, such as 50,99,99.9)",
+		    arg, GH_QUANTILES_MAX);
+		return REFUSED;
+	}
+	p->values_opt = "--quantiles";
+	return GO_ON;
+}
+
+static int opt_separator(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	if (!strcmp(arg, "\\t")) {
+		p->lib->separator = '\t';
+	} else if (strlen(arg) == 1) {
+		p->lib->separator = (unsigned char)arg[0];
+	} else {
+		say("invalid separator '%s' for -F (expected one byte, or \\t)",
+		    arg);
+		return REFUSED;
+	}
+	return GO_ON;
+}
+
+static int opt_format(struct parse *p, int code, const char *arg)
+{
+	static const struct choice formats[] = {
+		{ "table", GH_FMT_TABLE }, { "tsv", GH_FMT_TSV },
+		{ "csv", GH_FMT_CSV }, { "json", GH_FMT_JSON },
+		{ "ndjson", GH_FMT_JSON }, { NULL, 0 },
+	};
+	int v;
+
+	(void)code;
+	if (choose(arg, formats, "format", "-f", &v))
+		return REFUSED;
+	p->opts->format = (enum gh_format)v;
+	/* ndjson: json's entries, each on a line of its own. */
+	p->opts->ndjson = !strcmp(arg, "ndjson");
+	return GO_ON;
+}
+
+static int opt_sort(struct parse *p, int code, const char *arg)
+{
+	static const struct choice orders[] = {
+		{ "bin", GH_SORT_BIN }, { "count", GH_SORT_COUNT },
+		{ NULL, 0 },
+	};
+	int v;
+
+	(void)code;
+	p->sort_set = true;
+	if (choose(arg, orders, "order", "--sort", &v))
+		return REFUSED;
+	p->opts->sort = (enum gh_sort)v;
+	return GO_ON;
+}
+
+static int opt_total(struct parse *p, int code, const char *arg)
+{
+	static const struct choice modes[] = {
+		{ "auto", GH_TOTAL_AUTO }, { "always", GH_TOTAL_ALWAYS },
+		{ "only", GH_TOTAL_ONLY }, { "never", GH_TOTAL_NEVER },
+		{ NULL, 0 },
+	};
+	int v;
+
+	(void)code;
+	if (choose(arg, modes, "argument", "--total", &v))
+		return REFUSED;
+	p->opts->total = (enum gh_total_mode)v;
+	return GO_ON;
+}
+
+static int opt_backend(struct parse *p, int code, const char *arg)
+{
+	static const struct choice backends[] = {
+		{ "auto", GPUHIST_BACKEND_AUTO }, { "gpu", GPUHIST_BACKEND_GPU },
+		{ "cpu", GPUHIST_BACKEND_CPU }, { NULL, 0 },
+	};
+	int v;
+
+	(void)code;
+	if (choose(arg, backends, "backend", "--backend", &v))
+		return REFUSED;
+	p->lib->backend = v;
+	return GO_ON;
+}
+
+static int opt_columns(struct parse *p, int code, const char *arg)
+{
+	char bad[64];
+
+	(void)code;
+	if (gh_columns_parse(arg, &p->opts->columns, bad, sizeof(bad))) {
+		say("invalid column '%s' for --columns (expected label, share, bytes_read, counted or entropy, each once)",
+		    bad);
+		return REFUSED;
+	}
+	return GO_ON;
+}
+
+/* --top, --streams, --threads: counts. */
+static int opt_count(struct parse *p, int code, const char *arg)
+{
+	long n;
+
+	switch (code) {
+	case OPT_TOP:
+		if (number(arg, 1, INT_MAX, "count", "--top", "1 or more", &n))
+			return REFUSED;
+		p->opts->top = (int)n;
+		break;
+	case OPT_STREAMS:
+		if (number(arg, 1, 64, "count", "--streams", "1..64", &n))
+			return REFUSED;
+		p->lib->streams = (int)n;
+		break;
+	default:                /* --threads; 0: all cores */
+		if (number(arg, 0, GPUHIST_THREADS_MAX, "count", "--threads",
+			   "0..1024", &n))
+			return REFUSED;
+		p->lib->threads = (int)n;
+		break;
+	}
+	return GO_ON;
+}
+
+static int opt_files0_from(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	p->opts->files0_from = arg;
+	return GO_ON;
+}
+
+static int opt_device(struct parse *p, int code, const char *arg)
+{
+	long n;
+
+	(void)code;
+	if (number(arg, 0, INT_MAX, "device", "--device", NULL, &n))
+		return REFUSED;
+	p->lib->devices[0] = (int)n;
+	p->lib->n_devices = 1;
+	p->lib->all_devices = false;
+	return GO_ON;
+}
+
+static int opt_devices(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	if (parse_devices(arg, p->lib)) {
+		say("invalid list '%s' for --devices (expected all, or up to %d device numbers such as 0,1)",
+		    arg, GPUHIST_DEVICES_MAX);
+		return REFUSED;
+	}
+	return GO_ON;
+}
+
+static int opt_memory(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	p->lib->memory = parse_memory(arg);
+	if (p->lib->memory < GH_MEMORY_MIN) {
+		say("invalid size '%s' for --memory (expected 1M or more, or a percentage of physical memory)",
+		    arg);
+		return REFUSED;
+	}
+	p->memory_opt = "--memory";
+	return GO_ON;
+}
+
+static int opt_temporary_directory(struct parse *p, int code,
+				   const char *arg)
+{
+	(void)code;
+	if (!*arg) {
+		say("invalid directory '' for -T");
+		return REFUSED;
+	}
+	p->lib->temporary_directory = arg;
+	p->memory_opt = "-T";
+	return GO_ON;
+}
+
+static int opt_chunk_size(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	p->lib->chunk_bytes = parse_size(arg);
+	if (p->lib->chunk_bytes < 1 || p->lib->chunk_bytes > GPUHIST_CHUNK_MAX) {
+		say("invalid size '%s' for --chunk-size (expected 1..2G)", arg);
+		return REFUSED;
+	}
+	return GO_ON;
+}
+
+/* Every option: its long name, whether it takes an argument, its short
+ * letter (or a code past the letters), and its handler.  getopt_long's
+ * table and letters are made from these. */
+static const struct option_row {
+	const char *name;
+	int has_arg;
+	int code;
+	option_fn fn;
+} options[] = {
+	{ "width",       required_argument, 'w', opt_width },
+	{ "ignore-case", no_argument,       'i', opt_flag },
+	{ "bytes",       no_argument,       'b', opt_view },
+	{ "classes",     no_argument,       'c', opt_view },
+	{ "chars",       no_argument,       'm', opt_flag },
+	{ "stats",       no_argument,       's', opt_flag },
+	{ "tokens",      no_argument,       't', opt_tokens },
+	{ "lines",       no_argument,       OPT_LINES, opt_tokens },
+	{ "field",       required_argument, OPT_FIELD, opt_field },
+	{ "values",      required_argument, OPT_VALUES, opt_field },
+	{ "precision",   required_argument, OPT_PRECISION, opt_precision },
+	{ "quantiles",   required_argument, OPT_QUANTILES, opt_quantiles },
+	{ "separator",   required_argument, 'F', opt_separator },
+	{ "memory",      required_argument, OPT_MEMORY, opt_memory },
+	{ "temporary-directory", required_argument, 'T',
+	  opt_temporary_directory },
+	{ "format",      required_argument, 'f', opt_format },
+	{ "raw",         no_argument,       OPT_RAW, opt_flag },
+	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
+	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
+	{ "total",       required_argument, OPT_TOTAL, opt_total },
+	{ "sort",        required_argument, OPT_SORT, opt_sort },
+	{ "top",         required_argument, OPT_TOP, opt_count },
+	{ "columns",     required_argument, OPT_COLUMNS, opt_columns },
+	{ "verbose",     no_argument,       'v', opt_flag },
+	{ "progress",    no_argument,       OPT_PROGRESS, opt_flag },
+	{ "no-progress", no_argument,       OPT_NO_PROGRESS, opt_flag },
+	{ "backend",     required_argument, OPT_BACKEND, opt_backend },
+	{ "device",      required_argument, OPT_DEVICE, opt_device },
+	{ "devices",     required_argument, OPT_DEVICES, opt_devices },
+	{ "chunk-size",  required_argument, OPT_CHUNK_SIZE, opt_chunk_size },
+	{ "streams",     required_argument, OPT_STREAMS, opt_count },
+	{ "threads",     required_argument, OPT_THREADS, opt_count },
+	{ "help",        no_argument,       'h', opt_help },
+	{ "version",     no_argument,       'V', opt_flag },
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* getopt_long's table and letters ("w:ib..."), from options[]. */
+static void getopt_tables(struct option *longs, char *letters)
+{
+	for (size_t k = 0; k < N_OPTIONS; k++) {
+		longs[k] = (struct option){ options[k].name,
+					    options[k].has_arg, NULL,
+					    options[k].code };
+		if (options[k].code < OPT_RAW) {
+			*letters++ = (char)options[k].code;
+			if (options[k].has_arg == required_argument)
+				*letters++ = ':';
 		}
 	}
+	longs[N_OPTIONS] = (struct option){ NULL, 0, NULL, 0 };
+	*letters = '\0';
+}
 
-	lib->verbose = opts->verbose;
-	if (want_version)
-		return GH_PARSE_VERSION;
-	if (opts->chars && view_opt_seen && opts->view != GH_VIEW_CLASSES) {
-		say("options -m and %s select different views", first_view);
+/* What the options say together: views that exclude each other, options
+ * that apply to a view not chosen, and the defaults a view brings. */
+static enum gh_parse_result check(struct parse *p)
+{
+	struct gh_options *opts = p->opts;
+	struct gpuhist_options *lib = p->lib;
+
+	if (opts->chars && p->view_opt_seen && opts->view != GH_VIEW_CLASSES) {
+		say("options -m and %s select different views", p->first_view);
 		return usage_error();
 	}
 	if (opts->chars && !gh_charview_unicode() &&
@@ -658,22 +760,22 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		    opts->ignore_case ? "-i" : "-c");
 		return usage_error();
 	}
-	if (tokens_opt) {
+	if (p->tokens_opt) {
 		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
 				  : opts->ignore_case ? "-i"
-				  : view_opt_seen ? first_view : NULL;
+				  : p->view_opt_seen ? p->first_view : NULL;
 
 		if (other) {
 			say("options %s and %s select different views",
-			    tokens_opt, other);
+			    p->tokens_opt, other);
 			return usage_error();
 		}
 		if (opts->columns.n) {
-			say("option %s cannot be combined with %s yet", tokens_opt,
-			    "--columns");
+			say("option %s cannot be combined with %s yet",
+			    p->tokens_opt, "--columns");
 			return usage_error();
 		}
-		if (!sort_set)
+		if (!p->sort_set)
 			opts->sort = GH_SORT_COUNT;
 		if (!opts->top && opts->format == GH_FMT_TABLE)
 			opts->top = 20;
@@ -681,17 +783,17 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 			lib->memory = default_memory();
 		/* The tokens views show the bytes read, not the byte totals. */
 		lib->tokens_only = 1;
-	} else if (memory_opt) {
+	} else if (p->memory_opt) {
 		say("option %s applies to the tokens views only (-t, --lines, --field)",
-		    memory_opt);
+		    p->memory_opt);
 		return usage_error();
 	}
 	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD) {
 		say("option -F applies to --field and --values only");
 		return usage_error();
 	}
-	if (values_opt && !opts->values) {
-		say("option %s applies to --values only", values_opt);
+	if (p->values_opt && !opts->values) {
+		say("option %s applies to --values only", p->values_opt);
 		return usage_error();
 	}
 	gh_options_values_defaults(opts);
@@ -707,11 +809,20 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 	lib->stats = opts->stats && !opts->merge;
 	if (opts->chars) {
 		lib->chars = !opts->merge;
-		if (!view_opt_seen)
+		if (!p->view_opt_seen)
 			opts->view = GH_VIEW_BYTES;     /* code points, not letters */
-		if (!sort_set && opts->format == GH_FMT_TABLE)
+		if (!p->sort_set && opts->format == GH_FMT_TABLE)
 			opts->sort = GH_SORT_COUNT;
 	}
+	return GH_PARSE_RUN;
+}
+
+/* The operands: the files, none with --files0-from, "-" when none. */
+static enum gh_parse_result operands(struct gh_options *opts, int argc,
+				     char **argv)
+{
+	static char *stdin_operand[] = { "-", NULL };
+
 	if (opts->files0_from && optind < argc) {
 		say("extra operand '%s'", argv[optind]);
 		if (!quiet_errors)
@@ -729,4 +840,45 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
 		opts->n_operands = 1;
 	}
 	return GH_PARSE_RUN;
+}
+
+enum gh_parse_result gh_options_parse(int argc, char **argv,
+				      struct gh_options *opts, bool quiet)
+{
+	struct option longs[N_OPTIONS + 1];
+	char letters[2 * N_OPTIONS + 1];
+	struct parse p = { .opts = opts, .lib = &opts->lib };
+	enum gh_parse_result result;
+	int c;
+
+	memset(opts, 0, sizeof(*opts));
+	gpuhist_options_init(&opts->lib);
+	opts->width = 4;
+	quiet_errors = quiet;
+	opterr = !quiet;
+	/* getopt names the program by argv[0]: make its messages read
+	 * "gpuhist: ..." like all the others, however it was invoked. */
+	argv[0] = GH_PROGNAME;
+	getopt_tables(longs, letters);
+
+	while ((c = getopt_long(argc, argv, letters, longs, NULL)) != -1) {
+		const struct option_row *row = NULL;
+		int said;
+
+		for (size_t k = 0; k < N_OPTIONS && !row; k++)
+			if (options[k].code == c)
+				row = &options[k];
+		if (!row)
+			return usage_error();   /* getopt has said why */
+		said = row->fn(&p, c, optarg);
+		if (said == HELP)
+			return GH_PARSE_HELP;
+		if (said)
+			return usage_error();
+	}
+	opts->lib.verbose = opts->verbose;
+	if (p.want_version)
+		return GH_PARSE_VERSION;
+	result = check(&p);
+	return result == GH_PARSE_RUN ? operands(opts, argc, argv) : result;
 }
