@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "count.h"
+#include "backend/cpu/count.h"
 
 #define RUNS 5
 

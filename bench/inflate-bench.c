@@ -23,9 +23,9 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "crc32.h"
-#include "deflate_marked.h"
-#include "inflate.h"
+#include "decode/crc32.h"
+#include "decode/deflate_marked.h"
+#include "decode/inflate.h"
 
 #define RUNS 3
 /* Output the decoders write before it is thrown away (or resolved): the

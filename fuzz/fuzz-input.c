@@ -55,7 +55,7 @@
 #ifdef HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
-#include "count.h"
+#include "backend/cpu/count.h"
 #include "notes.h"
 #include "reference.h"
 #include "source.h"

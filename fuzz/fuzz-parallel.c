@@ -51,16 +51,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "backends.h"
-#include "count.h"
-#include "edges.h"
-#include "submit.h"
-#include "bgzf_parallel.h"
-#include "gzip_parallel.h"
-#include "members_parallel.h"
+#include "backend/backends.h"
+#include "backend/cpu/count.h"
+#include "join/edges.h"
+#include "join/submit.h"
+#include "decode/bgzf_parallel.h"
+#include "decode/gzip_parallel.h"
+#include "decode/members_parallel.h"
 #include "reference.h"
-#include "xz_parallel.h"
-#include "zstd_parallel.h"
+#include "decode/xz_parallel.h"
+#include "decode/zstd_parallel.h"
 
 static const char *const regions[8] = { "64", "97", "128", "200", "301",
 					 "1024", "4096", "65536" };

@@ -30,9 +30,9 @@
 #include <string.h>
 
 #include "gpuhist.h"
-#include "counts.h"
-#include "table.h"
-#include "tokens.h"
+#include "tokens/counts.h"
+#include "tokens/table.h"
+#include "tokens/tokens.h"
 
 struct tok {
 	const unsigned char *p;

@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "gpuhist.h"
-#include "number.h"
+#include "values/number.h"
 
 #define CHECK(c) do { if (!(c)) abort(); } while (0)
 

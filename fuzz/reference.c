@@ -21,7 +21,7 @@
 #include <lz4frame.h>
 #endif
 
-#include "count.h"
+#include "backend/cpu/count.h"
 #include "reference.h"
 
 int gh_fuzz_zlib_totals(const unsigned char *p, size_t len, uint64_t *totals)

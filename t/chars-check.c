@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "count_chars.h"
+#include "backend/backend.h"
+#include "backend/cpu/count_chars.h"
 #include "gpuhist.h"
-#include "seams.h"
+#include "join/seams.h"
 
 static int test_no;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "count.h"
+#include "backend/cpu/count.h"
 
 static int test_no;
 

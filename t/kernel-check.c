@@ -10,7 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "circle.h"
-#include "count.h"
+#include "backend/cpu/count.h"
 #include "gh_kernel.h"
 
 /* 64 MiB; 4 MiB with GH_KERNEL_CHECK_QUICK set (under compute-sanitizer). */

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """layers.py - no two files of src/lib include or call each other in a loop,
-and no folder of src/lib depends on one its layer may not use
+no folder of src/lib depends on one its layer may not use, and no file
+includes another folder's header by name alone (by its path under src/lib)
 
     layers.py SRCDIR BUILDDIR
 
@@ -38,9 +39,12 @@ def include_links(mods):
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 for line in f:
+                    # By name from its own folder, or by its path
+                    # under src/lib ("tokens/counts.h").
                     m = re.match(r'\s*#\s*include\s+"([^"]+)\.h"', line)
-                    if m and m.group(1) in mods and m.group(1) != mod:
-                        links.add((mod, m.group(1)))
+                    name = m and m.group(1).rsplit("/", 1)[-1]
+                    if m and name in mods and name != mod:
+                        links.add((mod, name))
     return links
 
 
@@ -157,6 +161,26 @@ def loops(nodes, links):
     return out
 
 
+def by_name_elsewhere(srcdir, mods):
+    """Includes of another folder's header by its name alone: the
+    library's headers are included by their path under src/lib (which is
+    the name alone for src/lib's own), or by name from their own folder."""
+    top = os.path.join(srcdir, "src", "lib")
+    found = []
+    for paths in mods.values():
+        for path in paths:
+            here = os.path.dirname(path)
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    m = re.match(r'\s*#\s*include\s+"([^"/]+)\.h"', line)
+                    if (m and m.group(1) in mods and not any(
+                            os.path.exists(os.path.join(d, m.group(1) + ".h"))
+                            for d in (here, top))):
+                        found.append("%s includes %s.h by name" %
+                                     (os.path.basename(path), m.group(1)))
+    return found
+
+
 def main():
     srcdir, builddir = sys.argv[1], sys.argv[2]
     mods = modules(srcdir)
@@ -175,9 +199,13 @@ def main():
         print("folder link not allowed: %s" % b)
     for m in mutual:
         print("folder loop allowed for now: %s" % m)
+    by_name = by_name_elsewhere(srcdir, mods)
+    for b in by_name:
+        print("include not by path: %s" % b)
     print("%d modules, %d links, %d objects, %d loops, %d folder links not allowed" %
-          (len(mods), len(links), n_objects, len(found), len(bad)))
-    return 1 if found or bad else 0
+          (len(mods), len(links), n_objects, len(found), len(bad)) +
+          (", %d includes not by path" % len(by_name) if by_name else ""))
+    return 1 if found or bad or by_name else 0
 
 
 if __name__ == "__main__":

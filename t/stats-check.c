@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "circle.h"
-#include "count_stats.h"
-#include "edges.h"
+#include "backend/cpu/count_stats.h"
+#include "join/edges.h"
 #include "gh_stats.h"
 #include "gpuhist.h"
 

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "choose.h"
+#include "backend/choose.h"
 #include "clock.h"
 #include "counter.h"
 

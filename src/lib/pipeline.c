@@ -44,8 +44,8 @@
 #include "notes.h"
 #include "pipeline.h"
 #include "source.h"
-#include "submit.h"
-#include "tokens.h"
+#include "join/submit.h"
+#include "tokens/tokens.h"
 
 /* Room for what is said of one input: a few lines, each of which may
  * carry a name of thousands of characters. */

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "decoder.h"
+#include "backend/backend.h"
+#include "decode/decoder.h"
 #include "gpuhist.h"
 
 /* What the pipeline counts with, and what it has done, in one place. */

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "decode/formats.h"
 #include "gpuhist.h"
 
 enum gpuhist_kind gpuhist_probe(const char *path, int raw, uint64_t *size)

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats.h"
+#include "decode/formats.h"
 #include "source.h"
 
 /* Most bytes one call asks of a decoder (libraries count in 32 bits). */

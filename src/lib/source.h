@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "decoder.h"
+#include "decode/decoder.h"
 #include "gpuhist.h"
 #include "notes.h"
 

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "count_stats.h"
+#include "backend/cpu/count_stats.h"
 #include "chunk.h"
 #include "gpuhist.h"
 

@@ -33,10 +33,10 @@
 
 #include "backends.h"
 #include "chars.h"
-#include "count.h"
-#include "count_chars.h"
-#include "count_stats.h"
-#include "tokens.h"
+#include "backend/cpu/count.h"
+#include "backend/cpu/count_chars.h"
+#include "backend/cpu/count_stats.h"
+#include "tokens/tokens.h"
 
 #define GH_CPU_CHUNK_DEFAULT ((uint64_t)1 << 20)
 

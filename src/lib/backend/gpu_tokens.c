@@ -36,7 +36,7 @@
 
 #include "gpu_private.h"
 #include "run_each.h"
-#include "tokens.h"
+#include "tokens/tokens.h"
 
 _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
 	       GH_TOK_LINES == GPUHIST_TOKENS_LINES &&

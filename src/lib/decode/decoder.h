@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sink.h"
+#include "join/sink.h"
 
 /* How an input was decoded, for -v: a static pair. */
 struct gh_decoding {

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "gpuhist.h"
 
 struct gh_edges;

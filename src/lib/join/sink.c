@@ -2,7 +2,7 @@
  * few lines over the backend's interface and submit.c */
 #include "config.h"
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "sink.h"
 #include "submit.h"
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "chunk.h"
+#include "backend/chunk.h"
 #include "place.h"
 
 struct gh_backend;

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "submit.h"
-#include "tokens.h"
+#include "tokens/tokens.h"
 
 /* The backend's reason after a failed call of its own. */
 static const char *backend_why(struct gh_backend *b, int ret)
