@@ -147,7 +147,10 @@ static int cpu_begin(struct gh_backend *b, int readers, bool own)
 		if (!cb->inputs[i].open)
 			id = i;
 	if (id >= 0) {
-		gpuhist_chars_free(&cb->inputs[id].chars);
+		/* Only code points have pages to free (a scan of 4353
+		 * pointers an input, 8 % of -t over 6000 small files). */
+		if (b->chars)
+			gpuhist_chars_free(&cb->inputs[id].chars);
 		memset(&cb->inputs[id], 0, sizeof(cb->inputs[id]));
 		cb->inputs[id].open = 1;
 		cb->inputs[id].count_in_reader = readers > 1 || own;
@@ -235,7 +238,8 @@ static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	if (ret)
 		snprintf(b->error, sizeof(b->error),
 			 "out of memory for code-point totals");
-	gpuhist_chars_free(&in->chars);
+	if (b->chars)
+		gpuhist_chars_free(&in->chars);
 	in->open = 0;
 	pthread_mutex_unlock(&cb->lock);
 	return ret;
