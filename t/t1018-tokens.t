@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 48
+plan 52
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -182,6 +182,28 @@ print("ties\t(other)\t%d" % sum(n for _, n in rows[top:]))
 PY
 	same_file "--top=$top among many equal counts: Python's sorted(...)[:$top]" got want
 done
+
+# json of one input: the total's rows are the input's, printed again from
+# a file of them, not added up and sorted a second time (issue "What users
+# see, third round", item 5); where that file cannot be made (-T names no
+# directory) the total is added up as for several inputs: the same bytes.
+"$GPUHIST" --lines -f json log >one.json
+"$GPUHIST" --lines -f json -T "$TMP/no/such/dir" log >summed.json
+same_file "json of one input: the total printed again, as the sum gives it" \
+	one.json summed.json
+check "... the total's counts are the input's" python3 -c '
+import json
+d = json.load(open("one.json"))
+i, t = d["inputs"][0], d["total"]
+assert t["counts"] == i["counts"] and t["distinct"] == i["distinct"] > 1000
+assert t["tokens"] == i["tokens"] and t["bytes_read"] == i["bytes_read"]'
+"$GPUHIST" -t --top=5 -f ndjson log >one.ndjson
+"$GPUHIST" -t --top=5 -f ndjson -T "$TMP/no/such/dir" log >summed.ndjson
+same_file "ndjson of one input, --top=5: the same bytes either way" \
+	one.ndjson summed.ndjson
+"$GPUHIST" --lines --memory=1M -T "$TMP" -f json log >spilled.json
+same_file "json of one input whose rows are sorted on disk: the same bytes" \
+	spilled.json one.json
 
 # Usage errors.
 "$GPUHIST" -t -m log >/dev/null 2>&1

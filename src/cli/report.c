@@ -256,6 +256,8 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->chars = opts->chars;
 	rep->values = opts->values;
 	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
+	rep->replay_wanted = rep->tokens && rep->format == GH_FMT_JSON &&
+			     !rep->several;
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;
@@ -649,8 +651,10 @@ void gh_report_end(struct gh_report *rep)
 			if (json)
 				line_begin(rep);
 			rep->in_total = true;
-			if (gh_report_tokens(rep, "total", sum256(rep->total),
-					     tk, 1))
+			if (rep->replay ? gh_report_tokens_replay(rep, "total",
+							sum256(rep->total))
+			    : gh_report_tokens(rep, "total", sum256(rep->total),
+					       tk, 1))
 				rep->failed = true;     /* said */
 			rep->in_total = false;
 			if (json)

@@ -40,6 +40,13 @@ struct gh_report {
 	struct gh_token_runs *runs; /* a block's rows sorted on disk */
 	char block_error[512];      /* why a block's rows cannot be had */
 	bool in_total;              /* the total's block is being printed */
+	/* json of one input: the total's rows are the input's, kept as
+	 * printed in an unlinked file and printed again, not added up into
+	 * the sum and sorted a second time (report_tokens.c). */
+	bool replay_wanted;
+	FILE *replay;
+	uint64_t replay_tokens, replay_distinct, replay_other;
+	int replay_has_other;
 	bool total_stream_known;    /* every input's were */
 	char run_error[1024];       /* why the run failed as a whole */
 	bool failed;                /* a block could not be printed (said) */

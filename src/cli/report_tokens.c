@@ -19,14 +19,20 @@
  * in parts: --top's commonest are kept across them, and every row is
  * shown by sorting each part into a run on disk and merging the runs
  * (token_runs.c).  The total adds every input's tokens into a
- * gpuhist_token_sum, which spills as an input's counts do.
+ * gpuhist_token_sum, which spills as an input's counts do; but json of
+ * one input keeps that input's rows as it prints them, in an unlinked
+ * file in the spill directory, and prints them again as the total's, so
+ * that they are neither held nor sorted twice.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fields.h"
 #include "msg.h"
@@ -676,18 +682,12 @@ static int print_rows(struct gh_report *rep, const char *name,
 	return got < 0 ? -1 : 0;
 }
 
-static int print_json(struct gh_report *rep, const char *name,
-		      uint64_t bytes_read, const struct gpuhist_tokens *tk,
-		      struct rows *rows, uint64_t other, int has_other)
+/* A json entry up to its counts' "[". */
+static void json_head(struct gh_report *rep, const char *name,
+		      uint64_t bytes_read, uint64_t tokens, uint64_t distinct)
 {
-	FILE *out = rep->out;
-	struct gpuhist_token t;
-	int got;
-	bool first = true;
-
-	if (rows_start(rows))
-		return -1;
 	const struct gpuhist_options *lib = &rep->opts->lib;
+	FILE *out = rep->out;
 
 	fputs("{\"name\": ", out);
 	gh_put_json_string(out, name);
@@ -699,19 +699,124 @@ static int print_json(struct gh_report *rep, const char *name,
 			fprintf(out, ", \"separator\": %d", lib->separator);
 	}
 	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"tokens\": %" PRIu64
-		", \"distinct\": %zu,\n   \"counts\": [", bytes_read, tk->total,
-		tk->distinct);
-	while ((got = rows_next(rows, &t)) == 1) {
-		fputs(first ? "{\"token\": " : ", {\"token\": ", out);
-		first = false;
-		put_json_token(out, t.bytes, t.len);
-		fprintf(out, ", \"count\": %" PRIu64 "}", t.count);
-	}
+		", \"distinct\": %" PRIu64 ",\n   \"counts\": [", bytes_read,
+		tokens, distinct);
+}
+
+/* A json entry from its counts' "]" on. */
+static void json_tail(FILE *out, uint64_t other, int has_other)
+{
 	fputs("]", out);
 	if (has_other)
 		fprintf(out, ", \"other\": %" PRIu64, other);
 	fputs("}", out);
+}
+
+/* An unlinked file in the spill directory for the one input's rows, or
+ * NULL. */
+static FILE *replay_file(struct gh_report *rep)
+{
+	const char *dir = rep->opts->lib.temporary_directory;
+	char name[4096];
+	FILE *f;
+	int fd;
+
+	if (!dir)
+		dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(name, sizeof(name), "%s/gpuhist-rows.XXXXXX",
+			     dir) >= sizeof(name) ||
+	    (fd = mkstemp(name)) < 0)
+		return NULL;
+	unlink(name);
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* The one input's rows go to the total the usual way after all: added
+ * into the sum now. */
+static void replay_given_up(struct gh_report *rep,
+			    const struct gpuhist_tokens *tk)
+{
+	if (rep->replay)
+		fclose(rep->replay);
+	rep->replay = NULL;
+	rep->replay_wanted = false;
+	gh_report_tokens_keep(rep, tk);         /* said, if it fails */
+}
+
+static int print_json(struct gh_report *rep, const char *name,
+		      uint64_t bytes_read, const struct gpuhist_tokens *tk,
+		      struct rows *rows, uint64_t other, int has_other)
+{
+	FILE *out = rep->out;
+	FILE *copy = NULL;
+	struct gpuhist_token t;
+	int got;
+	bool first = true;
+
+	if (rows_start(rows))
+		return -1;
+	/* The one input of a json result: its rows kept as printed, for the
+	 * total's. */
+	if (rep->replay_wanted && !rep->in_total) {
+		copy = replay_file(rep);
+		if (!copy)
+			replay_given_up(rep, tk);
+	}
+	json_head(rep, name, bytes_read, tk->total, tk->distinct);
+	while ((got = rows_next(rows, &t)) == 1) {
+		fputs(first ? "{\"token\": " : ", {\"token\": ", out);
+		put_json_token(out, t.bytes, t.len);
+		fprintf(out, ", \"count\": %" PRIu64 "}", t.count);
+		if (copy) {
+			fputs(first ? "{\"token\": " : ", {\"token\": ",
+			      copy);
+			put_json_token(copy, t.bytes, t.len);
+			fprintf(copy, ", \"count\": %" PRIu64 "}", t.count);
+		}
+		first = false;
+	}
+	json_tail(out, other, has_other);
+	if (copy) {
+		if (got < 0 || fflush(copy) || ferror(copy)) {
+			fclose(copy);
+			replay_given_up(rep, tk);
+		} else {
+			rep->replay = copy;
+			rep->replay_tokens = tk->total;
+			rep->replay_distinct = tk->distinct;
+			rep->replay_other = other;
+			rep->replay_has_other = has_other;
+		}
+	}
 	return got < 0 ? -1 : 0;
+}
+
+int gh_report_tokens_replay(struct gh_report *rep, const char *name,
+			    uint64_t bytes_read)
+{
+	char buf[65536];
+	size_t n;
+	int ret = 0;
+
+	json_head(rep, name, bytes_read, rep->replay_tokens,
+		  rep->replay_distinct);
+	rewind(rep->replay);
+	while ((n = fread(buf, 1, sizeof(buf), rep->replay)) > 0)
+		fwrite(buf, 1, n, rep->out);
+	if (ferror(rep->replay)) {
+		gh_msg("the total's rows: cannot read them back: %s",
+		       strerror(errno));
+		ret = -1;
+	}
+	json_tail(rep->out, rep->replay_other, rep->replay_has_other);
+	fclose(rep->replay);
+	rep->replay = NULL;
+	return ret;
 }
 
 int gh_report_tokens(struct gh_report *rep, const char *name,
@@ -725,6 +830,8 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 
 	rep->block_error[0] = '\0';
 	if (arrange(rep, tk, &rows, &owned, &other, &has_other)) {
+		if (rep->replay_wanted && !rep->in_total)
+			replay_given_up(rep, tk);
 		gh_token_runs_free(rep->runs);
 		rep->runs = NULL;
 		if (rep->in_total)
@@ -798,6 +905,9 @@ static gpuhist_token_sum *total_sum(struct gh_report *rep)
 int gh_report_tokens_keep(struct gh_report *rep,
 			  const struct gpuhist_tokens *tk)
 {
+	/* json of one input: its printed rows are the total's. */
+	if (rep->replay_wanted)
+		return 0;
 	if (!total_wanted(rep) || rep->total_error[0])
 		return rep->total_error[0] ? -1 : 0;
 	if (!total_sum(rep))
@@ -824,6 +934,9 @@ const struct gpuhist_tokens *gh_report_tokens_total(struct gh_report *rep,
 
 void gh_report_tokens_total_free(struct gh_report *rep)
 {
+	if (rep->replay)
+		fclose(rep->replay);
+	rep->replay = NULL;
 	gpuhist_token_sum_free(rep->sum);
 	rep->sum = NULL;
 }

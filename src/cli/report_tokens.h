@@ -24,6 +24,12 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 		     uint64_t bytes_read, const struct gpuhist_tokens *tk,
 		     int with_header);
 
+/* The total's json entry, name and bytes_read given, from the one
+ * input's rows kept as they were printed (rep->replay, closed here); 0,
+ * or -1 when they cannot be read back (said). */
+int gh_report_tokens_replay(struct gh_report *rep, const char *name,
+			    uint64_t bytes_read);
+
 /* Keeps an input's tokens for the total; 0, or -1 when they cannot be
  * (out of memory, a spill failed, a count past 2^64-1: said, and kept in
  * rep->total_error). */
