@@ -506,68 +506,62 @@ static int opt_separator(struct parse *p, int code, const char *arg)
 	return GO_ON;
 }
 
-static int opt_format(struct parse *p, int code, const char *arg)
+/* The options that take a word: its noun in a message, and its words. */
+static const struct choice formats[] = {
+	{ "table", GH_FMT_TABLE }, { "tsv", GH_FMT_TSV }, { "csv", GH_FMT_CSV },
+	{ "json", GH_FMT_JSON }, { "ndjson", GH_FMT_JSON }, { NULL, 0 },
+};
+static const struct choice orders[] = {
+	{ "bin", GH_SORT_BIN }, { "count", GH_SORT_COUNT }, { NULL, 0 },
+};
+static const struct choice total_modes[] = {
+	{ "auto", GH_TOTAL_AUTO }, { "always", GH_TOTAL_ALWAYS },
+	{ "only", GH_TOTAL_ONLY }, { "never", GH_TOTAL_NEVER }, { NULL, 0 },
+};
+static const struct choice backends[] = {
+	{ "auto", GPUHIST_BACKEND_AUTO }, { "gpu", GPUHIST_BACKEND_GPU },
+	{ "cpu", GPUHIST_BACKEND_CPU }, { NULL, 0 },
+};
+
+static const struct word_option {
+	int code;
+	const char *noun, *opt;
+	const struct choice *words;
+} word_options[] = {
+	{ 'f', "format", "-f", formats },
+	{ OPT_SORT, "order", "--sort", orders },
+	{ OPT_TOTAL, "argument", "--total", total_modes },
+	{ OPT_BACKEND, "backend", "--backend", backends },
+};
+
+/* -f, --sort, --total, --backend: a word each. */
+static int opt_word(struct parse *p, int code, const char *arg)
 {
-	static const struct choice formats[] = {
-		{ "table", GH_FMT_TABLE }, { "tsv", GH_FMT_TSV },
-		{ "csv", GH_FMT_CSV }, { "json", GH_FMT_JSON },
-		{ "ndjson", GH_FMT_JSON }, { NULL, 0 },
-	};
+	const struct word_option *w = word_options;
 	int v;
 
-	(void)code;
-	if (choose(arg, formats, "format", "-f", &v))
+	while (w->code != code)
+		w++;
+	if (code == OPT_SORT)
+		p->sort_set = true;
+	if (choose(arg, w->words, w->noun, w->opt, &v))
 		return REFUSED;
-	p->opts->format = (enum gh_format)v;
-	/* ndjson: json's entries, each on a line of its own. */
-	p->opts->ndjson = !strcmp(arg, "ndjson");
-	return GO_ON;
-}
-
-static int opt_sort(struct parse *p, int code, const char *arg)
-{
-	static const struct choice orders[] = {
-		{ "bin", GH_SORT_BIN }, { "count", GH_SORT_COUNT },
-		{ NULL, 0 },
-	};
-	int v;
-
-	(void)code;
-	p->sort_set = true;
-	if (choose(arg, orders, "order", "--sort", &v))
-		return REFUSED;
-	p->opts->sort = (enum gh_sort)v;
-	return GO_ON;
-}
-
-static int opt_total(struct parse *p, int code, const char *arg)
-{
-	static const struct choice modes[] = {
-		{ "auto", GH_TOTAL_AUTO }, { "always", GH_TOTAL_ALWAYS },
-		{ "only", GH_TOTAL_ONLY }, { "never", GH_TOTAL_NEVER },
-		{ NULL, 0 },
-	};
-	int v;
-
-	(void)code;
-	if (choose(arg, modes, "argument", "--total", &v))
-		return REFUSED;
-	p->opts->total = (enum gh_total_mode)v;
-	return GO_ON;
-}
-
-static int opt_backend(struct parse *p, int code, const char *arg)
-{
-	static const struct choice backends[] = {
-		{ "auto", GPUHIST_BACKEND_AUTO }, { "gpu", GPUHIST_BACKEND_GPU },
-		{ "cpu", GPUHIST_BACKEND_CPU }, { NULL, 0 },
-	};
-	int v;
-
-	(void)code;
-	if (choose(arg, backends, "backend", "--backend", &v))
-		return REFUSED;
-	p->lib->backend = v;
+	switch (code) {
+	case 'f':
+		p->opts->format = (enum gh_format)v;
+		/* ndjson: json's entries, each on a line of its own. */
+		p->opts->ndjson = !strcmp(arg, "ndjson");
+		break;
+	case OPT_SORT:
+		p->opts->sort = (enum gh_sort)v;
+		break;
+	case OPT_TOTAL:
+		p->opts->total = (enum gh_total_mode)v;
+		break;
+	default:
+		p->lib->backend = v;
+		break;
+	}
 	return GO_ON;
 }
 
@@ -703,18 +697,18 @@ static const struct option_row {
 	{ "memory",      required_argument, OPT_MEMORY, opt_memory },
 	{ "temporary-directory", required_argument, 'T',
 	  opt_temporary_directory },
-	{ "format",      required_argument, 'f', opt_format },
+	{ "format",      required_argument, 'f', opt_word },
 	{ "raw",         no_argument,       OPT_RAW, opt_flag },
 	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
-	{ "total",       required_argument, OPT_TOTAL, opt_total },
-	{ "sort",        required_argument, OPT_SORT, opt_sort },
+	{ "total",       required_argument, OPT_TOTAL, opt_word },
+	{ "sort",        required_argument, OPT_SORT, opt_word },
 	{ "top",         required_argument, OPT_TOP, opt_count },
 	{ "columns",     required_argument, OPT_COLUMNS, opt_columns },
 	{ "verbose",     no_argument,       'v', opt_flag },
 	{ "progress",    no_argument,       OPT_PROGRESS, opt_flag },
 	{ "no-progress", no_argument,       OPT_NO_PROGRESS, opt_flag },
-	{ "backend",     required_argument, OPT_BACKEND, opt_backend },
+	{ "backend",     required_argument, OPT_BACKEND, opt_word },
 	{ "device",      required_argument, OPT_DEVICE, opt_device },
 	{ "devices",     required_argument, OPT_DEVICES, opt_devices },
 	{ "chunk-size",  required_argument, OPT_CHUNK_SIZE, opt_chunk_size },
