@@ -258,14 +258,26 @@ static int copy_window(struct gpu_backend *gb, struct gpu_tok_table *t,
 	return err ? gh_gpu_failed(&gb->base, "copying tokens back", err) : 0;
 }
 
-static int out_of_memory(struct gpu_backend *gb)
+/* Fails the backend with why (the first failure of any thread wins, as
+ * gh_gpu_failed's); -1. */
+static int tokens_failed(struct gpu_backend *gb, const char *why)
 {
-	snprintf(gb->base.error, sizeof(gb->base.error),
-		 "out of host memory for the device's tokens");
 	pthread_mutex_lock(&gb->lock);
+	if (!gb->failed)
+		snprintf(gb->base.error, sizeof(gb->base.error), "%s", why);
 	gb->failed = 1;
 	pthread_mutex_unlock(&gb->lock);
 	return -1;
+}
+
+static bool backend_failed(struct gpu_backend *gb)
+{
+	bool failed;
+
+	pthread_mutex_lock(&gb->lock);
+	failed = gb->failed;
+	pthread_mutex_unlock(&gb->lock);
+	return failed;
 }
 
 /* Waits for every stream of device d (current), whose chunks count into
@@ -302,13 +314,21 @@ static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
 	int shift = distinct && units < 2 * distinct ? 3 : 0;
 	uint64_t slots = t->dev.n_slots / 2 >> shift;
 	uint64_t bytes = t->dev.key_bytes >> shift;
-	uint64_t least = gh_tok_arena_bytes_max(t->gb->base.chunk_bytes);
+	uint64_t chunk = t->gb->base.chunk_bytes;
+	uint64_t least_slots = 4 * gh_tok_distinct_max(chunk);
+	uint64_t least_bytes = 4 * gh_tok_arena_bytes_max(chunk);
 
-	/* Never below what one chunk may need. */
-	if (slots < gh_tok_distinct_max(t->gb->base.chunk_bytes))
-		slots = gh_tok_distinct_max(t->gb->base.chunk_bytes);
-	if (bytes < least)
-		bytes = least;
+	/* Never below four chunks' bound (the words view's is a range's):
+	 * else every launch past a table's first waits for the device. */
+	if (slots < least_slots)
+		slots = least_slots;
+	if (bytes < least_bytes)
+		bytes = least_bytes;
+	/* Nor above the table. */
+	if (slots > t->dev.n_slots / 2)
+		slots = t->dev.n_slots / 2;
+	if (bytes > t->dev.key_bytes)
+		bytes = t->dev.key_bytes;
 	__atomic_store_n(&d->tok_slots_limit, slots, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->tok_bytes_limit, bytes, __ATOMIC_RELAXED);
 }
@@ -345,15 +365,16 @@ static int drain(struct gpu_tok_table *t)
 	t->h_used[0] = t->h_used[1] = 0;
 	/* The windows are pinned at the first emptying: a run that never
 	 * empties a table (a small input, auto's CPU) holds none. */
-	for (int w = 0; w < 2 && total && !t->window[w]; w++)
-		if ((err = cudaMallocHost((void **)&t->window[w],
+	for (int w = 0; w < 2; w++)
+		if (total && !t->window[w] &&
+		    (err = cudaMallocHost((void **)&t->window[w],
 					  gb->tok_window)))
 			return gh_gpu_failed(&gb->base, "pinning tokens' windows",
 					     err);
 	if (total && !(units = malloc(gb->tok_window /
 				      sizeof(struct gh_tok_record) *
 				      sizeof(*units))))
-		ret = out_of_memory(gb);
+		ret = tokens_failed(gb, "out of host memory for the device's tokens");
 	if (!ret && total &&
 	    !(ret = copy_window(gb, t, cur, 0, total, stream)) &&
 	    (err = cudaStreamSynchronize(stream)))
@@ -365,9 +386,7 @@ static int drain(struct gpu_tok_table *t)
 		int workers = gb->tok_workers;
 
 		if (!used) {            /* a record past its window: never */
-			snprintf(gb->base.error, sizeof(gb->base.error),
-				 "the device's tokens are not whole");
-			ret = -1;
+			ret = tokens_failed(gb, "the device's tokens are not whole");
 			break;
 		}
 		/* The next window comes while this one's are added. */
@@ -478,6 +497,11 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 
 	if (ch->tok_to <= ch->tok_from)
 		return 0;
+	/* After a failure a table may not be what its bounds say (a drain
+	 * that stopped before emptying it): nothing more goes on it; the
+	 * input fails at finish(). */
+	if (backend_failed(gb))
+		return -1;
 	/* Lines and fields: a unit a line at most, each line's record at
 	 * most 31 bytes more than the line; a far tighter bound than any
 	 * range's (bench/NOTES.md: the waits for the table's counters were
