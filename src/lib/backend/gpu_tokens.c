@@ -23,9 +23,10 @@
  * the units of its own share of the counts' tables.  At an input's end
  * its active table is emptied the same way, in the finishing thread.
  * Where units seldom repeat (fewer than two a distinct one, at the last
- * emptying) a table's limit is an eighth of its size, so that emptying
- * keeps pace with the stream and little is left for the end; where they
- * repeat, the whole of it, so that a repeat is added once.
+ * emptying) a table's limit is an eighth of its size (four chunks' bound
+ * at least), so that emptying keeps pace with the stream and little is
+ * left for the end; where they repeat, the whole of it, so that a repeat
+ * is added once.
  */
 #include "config.h"
 
@@ -307,7 +308,7 @@ static int wait_table(struct gpu_backend *gb, struct gpu_device *d,
 
 /* The limits of device d's tables after one was emptied of `distinct`
  * units that came `units` times: an eighth of a table where units seldom
- * repeat. */
+ * repeat, but four chunks' bound at least. */
 static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
 		       uint64_t distinct, uint64_t units)
 {
