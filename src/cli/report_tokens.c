@@ -716,24 +716,21 @@ static void json_tail(FILE *out, uint64_t other, int has_other)
  * NULL. */
 static FILE *replay_file(struct gh_report *rep)
 {
-	const char *dir = rep->opts->lib.temporary_directory;
-	char name[4096];
-	FILE *f;
-	int fd;
+	int fd = gh_unlinked_file(rep->opts->lib.temporary_directory,
+				  "gpuhist-rows");
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
 
-	if (!dir)
-		dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if ((size_t)snprintf(name, sizeof(name), "%s/gpuhist-rows.XXXXXX",
-			     dir) >= sizeof(name) ||
-	    (fd = mkstemp(name)) < 0)
-		return NULL;
-	unlink(name);
-	f = fdopen(fd, "w+");
-	if (!f)
+	if (fd >= 0 && !f)
 		close(fd);
 	return f;
+}
+
+/* A row of json's counts. */
+static void json_row(FILE *out, bool first, const struct gpuhist_token *t)
+{
+	fputs(first ? "{\"token\": " : ", {\"token\": ", out);
+	put_json_token(out, t->bytes, t->len);
+	fprintf(out, ", \"count\": %" PRIu64 "}", t->count);
 }
 
 /* The one input's rows go to the total the usual way after all: added
@@ -769,15 +766,9 @@ static int print_json(struct gh_report *rep, const char *name,
 	}
 	json_head(rep, name, bytes_read, tk->total, tk->distinct);
 	while ((got = rows_next(rows, &t)) == 1) {
-		fputs(first ? "{\"token\": " : ", {\"token\": ", out);
-		put_json_token(out, t.bytes, t.len);
-		fprintf(out, ", \"count\": %" PRIu64 "}", t.count);
-		if (copy) {
-			fputs(first ? "{\"token\": " : ", {\"token\": ",
-			      copy);
-			put_json_token(copy, t.bytes, t.len);
-			fprintf(copy, ", \"count\": %" PRIu64 "}", t.count);
-		}
+		json_row(out, first, &t);
+		if (copy)
+			json_row(copy, first, &t);
 		first = false;
 	}
 	json_tail(out, other, has_other);

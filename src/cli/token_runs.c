@@ -47,6 +47,26 @@ void gh_token_runs_budget(struct gh_token_runs *r, size_t bytes)
 	r->budget = bytes;
 }
 
+int gh_unlinked_file(const char *dir, const char *stem)
+{
+	char name[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(name, sizeof(name), "%s/%s.XXXXXX", dir, stem) >=
+	    sizeof(name)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(name);
+	if (fd >= 0)
+		unlink(name);
+	return fd;
+}
+
 struct gh_token_runs *gh_token_runs_new(const char *dir, gh_token_order order)
 {
 	struct gh_token_runs *r = calloc(1, sizeof(*r));
@@ -120,21 +140,9 @@ int gh_token_runs_add(struct gh_token_runs *r,
 	size_t len = 0;
 	int ret = 0;
 
-	if (r->fd < 0) {
-		size_t size = strlen(r->dir) + sizeof("/gpuhist-sort.XXXXXX");
-		char *name = malloc(size);
-
-		if (!name)
-			return failed(r, "cannot sort tokens in", ENOMEM);
-		snprintf(name, size, "%s/gpuhist-sort.XXXXXX", r->dir);
-		r->fd = mkstemp(name);
-		if (r->fd < 0) {
-			free(name);
-			return failed(r, "cannot sort tokens in", errno);
-		}
-		unlink(name);
-		free(name);
-	}
+	if (r->fd < 0 &&
+	    (r->fd = gh_unlinked_file(r->dir, "gpuhist-sort")) < 0)
+		return failed(r, "cannot sort tokens in", errno);
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 64;
 		struct run *run = realloc(r->run, cap * sizeof(*run));

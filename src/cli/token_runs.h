@@ -15,6 +15,10 @@ typedef int (*gh_token_order)(const struct gpuhist_token *a,
 /* Runs in dir (NULL: $TMPDIR, else /tmp), merged in `order`; NULL when
  * out of memory. */
 struct gh_token_runs *gh_token_runs_new(const char *dir, gh_token_order order);
+
+/* An unlinked file "STEM.XXXXXX" in dir (NULL or "": $TMPDIR, else
+ * /tmp): its descriptor, or -1 with errno set. */
+int gh_unlinked_file(const char *dir, const char *stem);
 void gh_token_runs_free(struct gh_token_runs *r);
 
 /* The merge's read buffers, all runs' together, at most bytes (but 4 KiB
