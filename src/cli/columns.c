@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "block.h"
 #include "columns.h"
 #include "fields.h"
 
@@ -50,37 +51,39 @@ int gh_columns_parse(const char *list, struct gh_columns *cols, char *bad,
 	}
 }
 
-void gh_columns_head(FILE *out, char sep, const struct gh_columns *cols)
+int gh_columns_names(const struct gh_columns *cols, const char **out)
 {
 	for (int i = 0; i < cols->n; i++)
-		fprintf(out, "%c%s", sep, names[cols->col[i]]);
+		out[i] = names[cols->col[i]];
+	return cols->n;
 }
 
-void gh_columns_put(FILE *out, char sep, const struct gh_columns *cols,
-		    const struct gh_row_facts *row)
+int gh_columns_cells(const struct gh_columns *cols,
+		     const struct gh_row_facts *row, struct gh_cell *cells)
 {
 	for (int i = 0; i < cols->n; i++) {
-		fputc(sep, out);
+		const char *key = names[cols->col[i]];
+
 		switch (cols->col[i]) {
 		case GH_COL_LABEL:
-			if (sep == ',')
-				gh_put_csv(out, row->label ? row->label : "");
-			else
-				gh_put_tsv(out, row->label ? row->label : "");
+			cells[i] = gh_cell_str(key, row->label ? row->label
+							       : "");
 			break;
 		case GH_COL_SHARE:
-			fprintf(out, "%.6f", row->counted
-				? (double)row->count / (double)row->counted : 0.0);
+			cells[i] = gh_cell_fix(key, "%.6f", row->counted
+				? (double)row->count / (double)row->counted
+				: 0.0);
 			break;
 		case GH_COL_BYTES_READ:
-			fprintf(out, "%" PRIu64, row->bytes_read);
+			cells[i] = gh_cell_u64(key, row->bytes_read);
 			break;
 		case GH_COL_COUNTED:
-			fprintf(out, "%" PRIu64, row->counted);
+			cells[i] = gh_cell_u64(key, row->counted);
 			break;
 		case GH_COL_ENTROPY:
-			fprintf(out, "%.6f", row->entropy);
+			cells[i] = gh_cell_fix(key, "%.6f", row->entropy);
 			break;
 		}
 	}
+	return cols->n;
 }

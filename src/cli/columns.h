@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct gh_cell;          /* block.h */
+
 enum gh_column {
 	GH_COL_LABEL,           /* the bin as the table shows it ("a", "' '") */
 	GH_COL_SHARE,           /* count / counted, a fraction */
@@ -31,12 +33,12 @@ struct gh_row_facts {
 int gh_columns_parse(const char *list, struct gh_columns *cols, char *bad,
 		     size_t bad_len);
 
-/* The header's names of the columns, each after sep. */
-void gh_columns_head(FILE *out, char sep, const struct gh_columns *cols);
+/* The columns' names, for tsv's and csv's head: how many, in names. */
+int gh_columns_names(const struct gh_columns *cols, const char **names);
 
-/* A row's columns, each after sep; csv quotes and tsv escapes the label
- * as they do names. */
-void gh_columns_put(FILE *out, char sep, const struct gh_columns *cols,
-		    const struct gh_row_facts *row);
+/* A row's columns as cells (block.h), in cells: how many.  The label is
+ * text (tsv escapes and csv quotes it as they do names). */
+int gh_columns_cells(const struct gh_columns *cols,
+		     const struct gh_row_facts *row, struct gh_cell *cells);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "charview.h"
 #include "fields.h"
 #include "msg.h"
@@ -117,128 +118,119 @@ static const char *row_name(const struct gh_report *rep,
 	return i < r->n ? rep->view->name[r->bin[i]] : GH_OTHER;
 }
 
-static void print_table(struct gh_report *rep, const char *name,
-			const uint64_t totals[256],
-			const struct gpuhist_stream *stream, int with_header)
-{
-	const struct gh_view *view = rep->view;
-	uint64_t bins[GH_VIEW_MAX_BINS], max = 0;
-	uint64_t counted = gh_view_fold(view, totals, bins);
+/* The bytes view's block (report.c's rows of a gh_view's bins), for
+ * block.c. */
+struct bytes_block {
+	const struct gh_report *rep;
 	struct rows r;
-	char digits[32];
-	int count_width = 5, label_width = 3, rows;
+	int i;
+	struct gh_row_facts facts;      /* --columns */
+	const struct gpuhist_ent *st;   /* --stats: ent's row in tsv, csv */
+};
 
-	arrange(rep, bins, &r);
-	rows = r.n + r.other;
-	for (int i = 0; i < rows; i++) {
-		int w = snprintf(digits, sizeof(digits), "%" PRIu64, r.count[i]);
-
-		if (w > count_width)
-			count_width = w;
-		if (i < r.n && r.count[i] > max)   /* bars: the bins shown */
-			max = r.count[i];
-		if ((int)strlen(row_label(rep, &r, i)) > label_width)
-			label_width = (int)strlen(row_label(rep, &r, i));
-	}
-	gh_put_table_head(rep->out, rep->n_printed > 0,
-			  with_header ? name : NULL, label_width, count_width);
-	for (int i = 0; i < rows; i++) {
-		const char *label = row_label(rep, &r, i);
-
-		/* 256 mostly empty rows would hide the shape: skip zero bytes. */
-		if (view->kind == GH_VIEW_BYTES && !r.count[i] && i < r.n)
-			continue;
-		gh_put_table_row(rep->out, label,
-				 label_width - (int)strlen(label), count_width,
-				 r.count[i], counted, max);
-	}
-	fprintf(rep->out, "bytes read     %" PRIu64 "\n", sum256(totals));
-	fprintf(rep->out, "bytes counted  %" PRIu64 "\n", counted);
-	fprintf(rep->out, "entropy        %.6f bits per byte\n",
-		gh_entropy(totals));
-	if (rep->stats) {
-		struct gpuhist_ent st;
-
-		gpuhist_ent_of(totals, stream, &st);
-		gh_stats_put_table(rep->out, &st);
-	}
+static int bytes_start(void *ctx, enum gh_rows_of which)
+{
+	((struct bytes_block *)ctx)->i = 0;
+	(void)which;
+	return 0;
 }
 
-static void print_rows(struct gh_report *rep, const char *name,
+static int bytes_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
+{
+	struct bytes_block *bb = ctx;
+	const struct gh_report *rep = bb->rep;
+	const struct rows *r = &bb->r;
+	int i = bb->i;
+
+	if (which == GH_ROWS_MACHINE && bb->st) {   /* ent -t's row */
+		if (bb->i++)
+			return 0;
+		row->n_cells = GH_STATS_COLUMNS;
+		gh_stats_cells(bb->st, row->cell);
+		return 1;
+	}
+	if (i >= r->n + r->other)
+		return 0;
+	bb->i++;
+	row->label = gh_cell_str(NULL, row_label(rep, r, i));
+	row->count = r->count[i];
+	/* 256 mostly empty rows would hide the shape: skip zero bytes. */
+	row->hidden = rep->view->kind == GH_VIEW_BYTES && !r->count[i] &&
+		      i < r->n;
+	row->unscaled = i >= r->n;      /* bars: the bins shown */
+	row->cell[0] = which == GH_ROWS_JSON &&
+		       rep->view->kind == GH_VIEW_BYTES && i < r->n
+		       ? gh_cell_lit("bin", row_name(rep, r, i))
+		       : gh_cell_name("bin", row_name(rep, r, i));
+	row->cell[1] = gh_cell_u64("count", r->count[i]);
+	row->n_cells = 2;
+	if (which == GH_ROWS_MACHINE) {
+		bb->facts.count = r->count[i];
+		bb->facts.label = row_label(rep, r, i);
+		row->n_cells += gh_columns_cells(&rep->opts->columns,
+						 &bb->facts, row->cell + 2);
+	}
+	return 1;
+}
+
+static const struct gh_rows_ops bytes_rows = { bytes_start, bytes_next };
+
+/* One input's (or the total's) block of the bytes view; 0, or -1 when
+ * out of memory (nothing written). */
+static int bytes_block(struct gh_report *rep, const char *name,
 		       const uint64_t totals[256],
-		       const struct gpuhist_stream *stream)
+		       const struct gpuhist_stream *stream, bool named)
 {
 	uint64_t bins[GH_VIEW_MAX_BINS];
-	char sep = rep->format == GH_FMT_CSV ? ',' : '\t';
-	struct rows r;
-
-	if (rep->stats) {       /* ent -t's row instead of the bins */
-		struct gpuhist_ent st;
-
-		gpuhist_ent_of(totals, stream, &st);
-		gh_stats_put_row(rep->out, sep, name, &st);
-		return;
-	}
-
-	const struct gh_columns *cols = &rep->opts->columns;
-	struct gh_row_facts facts = {
-		.counted = gh_view_fold(rep->view, totals, bins),
+	struct bytes_block bb = { .rep = rep };
+	struct gh_block b = {
+		.name = name, .named = named, .title = "bin",
+		.figure_width = 15, .rows_key = "bins", .rows_break = true,
+		.ops = &bytes_rows, .ctx = &bb,
 	};
+	struct gpuhist_ent st;
+	struct gh_cell stats[10];
+	char *report = NULL;
+	uint64_t counted = gh_view_fold(rep->view, totals, bins);
+	int ret;
 
-	if (cols->n) {
-		facts.bytes_read = sum256(totals);
-		facts.entropy = gh_entropy(totals);
-	}
-	arrange(rep, bins, &r);
-	for (int i = 0; i < r.n + r.other; i++) {
-		if (rep->format == GH_FMT_CSV)
-			gh_put_csv(rep->out, name);
-		else
-			gh_put_tsv(rep->out, name);
-		fprintf(rep->out, "%c%s%c%" PRIu64, sep,
-			row_name(rep, &r, i), sep, r.count[i]);
-		facts.count = r.count[i];
-		facts.label = i < r.n ? rep->view->label[r.bin[i]] : GH_OTHER;
-		gh_columns_put(rep->out, sep, cols, &facts);
-		fputc('\n', rep->out);
-	}
-}
-
-static void print_json_entry(struct gh_report *rep, const char *name,
-			     const uint64_t totals[256],
-			     const struct gpuhist_stream *stream)
-{
-	const struct gh_view *view = rep->view;
-	uint64_t bins[GH_VIEW_MAX_BINS];
-	uint64_t counted = gh_view_fold(view, totals, bins);
-	FILE *out = rep->out;
-	struct rows r;
-
-	fputs("{\"name\": ", out);
-	gh_put_json_string(out, name);
-	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"counted\": %" PRIu64
-		", \"entropy\": %.6f,\n   \"bins\": [", sum256(totals), counted,
-		gh_entropy(totals));
-	arrange(rep, bins, &r);
-	for (int i = 0; i < r.n + r.other; i++) {
-		fputs(i ? ", {\"bin\": " : "{\"bin\": ", out);
-		if (view->kind == GH_VIEW_BYTES && i < r.n)
-			fputs(row_name(rep, &r, i), out);
-		else
-			gh_put_json_string(out, row_name(rep, &r, i));
-		fprintf(out, ", \"count\": %" PRIu64 "}", r.count[i]);
-	}
-	fputs("],\n   \"histogram\": [", out);
-	for (int c = 0; c < 256; c++)
-		fprintf(out, c ? ", %" PRIu64 : "%" PRIu64, totals[c]);
-	fputs("]", out);
+	arrange(rep, bins, &bb.r);
+	bb.facts.counted = b.share_of = counted;
+	bb.facts.bytes_read = sum256(totals);
+	bb.facts.entropy = gh_entropy(totals);
 	if (rep->stats) {
-		struct gpuhist_ent st;
-
 		gpuhist_ent_of(totals, stream, &st);
-		gh_stats_put_json(out, &st);
+		bb.st = &st;
+		if (rep->format == GH_FMT_TABLE &&
+		    !(report = gh_stats_report(&st)))
+			return -1;
 	}
-	fputs("}", out);
+	gh_block_figure(&b, "bytes read", NULL, gh_cell_u64(NULL,
+							     bb.facts.bytes_read));
+	gh_block_figure(&b, "bytes counted", NULL, gh_cell_u64(NULL, counted));
+	gh_block_figure(&b, "entropy", NULL,
+			gh_cell_fix(NULL, "%.6f bits per byte",
+				    bb.facts.entropy));
+	if (report)
+		gh_block_figure(&b, NULL, NULL, gh_cell_lit(NULL, report));
+	gh_block_figure(&b, NULL, "bytes_read",
+			gh_cell_u64(NULL, bb.facts.bytes_read));
+	gh_block_figure(&b, NULL, "counted", gh_cell_u64(NULL, counted));
+	gh_block_figure(&b, NULL, "entropy",
+			gh_cell_fix(NULL, "%.6f", bb.facts.entropy));
+	struct gh_figure *f = gh_block_figure(&b, NULL, "histogram",
+		(struct gh_cell){ .kind = GH_CELL_ARRAY, .array = totals,
+				  .len = 256 });
+
+	f->json_break = f->after_rows = true;
+	if (rep->stats) {
+		f = gh_block_figure(&b, NULL, "stats", gh_stats_object(&st,
+								       stats));
+		f->json_break = f->after_rows = true;
+	}
+	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
+	free(report);
+	return ret;
 }
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
@@ -320,45 +312,28 @@ static void entry_sep(struct gh_report *rep)
  * did not start) then prints nothing. */
 static void head(struct gh_report *rep)
 {
-	FILE *out = rep->out;
+	static const char *const values[] = { "low", "high", "count" };
+	static const char *const tokens[] = { "token", "count" };
+	const char *cols[2 + GH_COLUMNS_MAX] = { "bin", "count" };
 
 	if (rep->headed)
 		return;
 	rep->headed = true;
-	switch (rep->format) {
-	case GH_FMT_TSV:
-		if (rep->values)
-			fputs("input\tlow\thigh\tcount\n", out);
-		else if (rep->tokens)
-			fputs("input\ttoken\tcount\n", out);
-		else if (rep->stats)
-			gh_stats_put_head(out, '\t');
-		else {
-			fputs("input\tbin\tcount", out);
-			gh_columns_head(out, '\t', &rep->opts->columns);
-			fputc('\n', out);
-		}
-		break;
-	case GH_FMT_CSV:
-		if (rep->values)
-			fputs("input,low,high,count\n", out);
-		else if (rep->tokens)
-			fputs("input,token,count\n", out);
-		else if (rep->stats)
-			gh_stats_put_head(out, ',');
-		else {
-			fputs("input,bin,count", out);
-			gh_columns_head(out, ',', &rep->opts->columns);
-			fputc('\n', out);
-		}
-		break;
-	case GH_FMT_JSON:
-		if (!rep->ndjson)
-			fputs("{\"inputs\": [", out);
-		break;
-	case GH_FMT_TABLE:
-		break;
-	}
+	if (rep->format == GH_FMT_JSON && !rep->ndjson)
+		fputs("{\"inputs\": [", rep->out);
+	if (rep->format != GH_FMT_TSV && rep->format != GH_FMT_CSV)
+		return;
+	if (rep->values)
+		gh_block_head(rep->out, rep->format, values, 3);
+	else if (rep->tokens)
+		gh_block_head(rep->out, rep->format, tokens, 2);
+	else if (rep->stats)
+		gh_block_head(rep->out, rep->format, gh_stats_columns,
+			      GH_STATS_COLUMNS);
+	else
+		gh_block_head(rep->out, rep->format, cols,
+			      2 + gh_columns_names(&rep->opts->columns,
+						   cols + 2));
 }
 
 /* One input's values: added into the total, and its block printed. */
@@ -458,47 +433,27 @@ int gh_report_input(struct gh_report *rep, const char *name,
 	/* json keeps every entry: --merge checks the total against them. */
 	if (rep->total_mode == GH_TOTAL_ONLY && rep->format != GH_FMT_JSON)
 		return 0;
-	if (rep->tokens || rep->chars) {
-		if (rep->format == GH_FMT_JSON) {
-			entry_sep(rep);
-			line_begin(rep);
-		}
-		int failed = rep->tokens
-			     ? gh_report_tokens(rep, name, sum256(totals),
-						tokens, rep->several)
-			     : gh_report_chars(rep, name, stream, totals,
-					       chars, rep->several);
-
-		if (rep->format == GH_FMT_JSON)
-			line_end(rep, NULL);
-		if (failed) {
-			if (!rep->tokens)       /* report_tokens.c says why */
-				gh_msg("out of memory for the rows of %s", name);
-			rep->failed = true;
-			if (failed > 0)         /* json's entry says why */
-				rep->n_printed++;
-			return -1;
-		}
-		rep->n_printed++;
-		fflush(rep->out);
-		return 0;
-	}
-
-	switch (rep->format) {
-	case GH_FMT_TABLE:
-		print_table(rep, name, totals, stream,
-			    rep->several);
-		break;
-	case GH_FMT_TSV:
-	case GH_FMT_CSV:
-		print_rows(rep, name, totals, stream);
-		break;
-	case GH_FMT_JSON:
+	if (rep->format == GH_FMT_JSON) {
 		entry_sep(rep);
 		line_begin(rep);
-		print_json_entry(rep, name, totals, stream);
+	}
+	int failed = rep->tokens
+		     ? gh_report_tokens(rep, name, sum256(totals), tokens,
+					rep->several)
+		     : rep->chars
+		     ? gh_report_chars(rep, name, stream, totals, chars,
+				       rep->several)
+		     : bytes_block(rep, name, totals, stream, rep->several);
+
+	if (rep->format == GH_FMT_JSON)
 		line_end(rep, NULL);
-		break;
+	if (failed) {
+		if (!rep->tokens)       /* report_tokens.c says why */
+			gh_msg("out of memory for the rows of %s", name);
+		rep->failed = true;
+		if (failed > 0)         /* json's entry says why */
+			rep->n_printed++;
+		return -1;
 	}
 	rep->n_printed++;
 	fflush(rep->out);
@@ -665,43 +620,24 @@ void gh_report_end(struct gh_report *rep)
 			json_close(rep);
 		return;
 	}
-	if (rep->chars) {
-		int failed = 0;
+	/* The bytes view, or -m's */
+	bool json = rep->format == GH_FMT_JSON;
+	int failed = 0;
 
-		if (rep->format == GH_FMT_JSON && !rep->ndjson)
-			fputs("],\n \"total\": ", rep->out);
-		if (rep->format == GH_FMT_JSON)
-			line_begin(rep);
-		if (total || rep->format == GH_FMT_JSON)
-			failed = gh_report_chars(rep, "total", stream,
-						 rep->total, &rep->total_chars,
-						 1);
-		if (rep->format == GH_FMT_JSON)
-			line_end(rep, "\"total\": true, ");
-		if (failed)
-			gh_msg("out of memory for the rows of the total");
-		if (rep->format == GH_FMT_JSON)
-			json_close(rep);
-		gpuhist_chars_free(&rep->total_chars);
-		return;
-	}
-	switch (rep->format) {
-	case GH_FMT_TABLE:
-		if (total)
-			print_table(rep, "total", rep->total, stream, 1);
-		break;
-	case GH_FMT_TSV:
-	case GH_FMT_CSV:
-		if (total)
-			print_rows(rep, "total", rep->total, stream);
-		break;
-	case GH_FMT_JSON:
-		if (!rep->ndjson)
-			fputs("],\n \"total\": ", rep->out);
+	if (json && !rep->ndjson)
+		fputs("],\n \"total\": ", rep->out);
+	if (json)
 		line_begin(rep);
-		print_json_entry(rep, "total", rep->total, stream);
+	if (total || json)
+		failed = rep->chars
+			 ? gh_report_chars(rep, "total", stream, rep->total,
+					   &rep->total_chars, 1)
+			 : bytes_block(rep, "total", rep->total, stream, true);
+	if (json)
 		line_end(rep, "\"total\": true, ");
+	if (failed)
+		gh_msg("out of memory for the rows of the total");
+	if (json)
 		json_close(rep);
-		break;
-	}
+	gpuhist_chars_free(&rep->total_chars);
 }

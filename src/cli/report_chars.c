@@ -1,4 +1,4 @@
-/* report_chars.c - printing the -m view's blocks, in every format
+/* report_chars.c - the -m view's blocks: rows and figures (block.h)
  *
  * Rows come from charview.c, sorted as --sort says (most frequent first,
  * ties in code-point order, for a table unless --sort=bin) and cut at
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "charview.h"
 #include "fields.h"
 #include "report_chars.h"
@@ -61,126 +62,86 @@ static uint64_t sum256(const uint64_t totals[256])
 	return n;
 }
 
-static void print_table(struct gh_report *rep, const char *name,
-			const uint64_t totals[256],
-			const struct gpuhist_chars *chars,
-			const struct gh_char_row *rows, size_t n,
-			uint64_t other, int has_other, uint64_t counted,
-			int with_header)
-{
-	char label[64];
-	int label_width = 3, count_width = 5, w;
-	uint64_t max = 0;               /* bars: the bins shown */
+/* The -m view's block, for block.c. */
+struct chars_block {
+	const struct gh_report *rep;
+	const struct gh_char_row *rows;
+	size_t n, i;
+	uint64_t other;
+	int has_other;
+	char name[32], label[64];       /* the row's */
+	struct gh_row_facts facts;      /* --columns */
+	const struct gpuhist_ent *st;   /* --stats: ent's row in tsv, csv */
+	/* json's "chars": every code point as counted, whatever the view
+	 * folds */
+	struct gh_options raw;
+	const struct gpuhist_chars *chars;
+	char key[32];
+};
 
-	for (size_t i = 0; i < n; i++) {
-		gh_charview_label(rep->opts, rows[i].bin, label, sizeof(label),
-				  &w);
-		gh_table_fit(&label_width, &count_width, w, rows[i].count);
-		if (rows[i].count > max)
-			max = rows[i].count;
-	}
-	if (has_other)
-		gh_table_fit(&label_width, &count_width,
-			     (int)strlen(GH_OTHER), other);
-	gh_put_table_head(rep->out, rep->n_printed > 0,
-			  with_header ? name : NULL, label_width, count_width);
-	for (size_t i = 0; i < n + (size_t)has_other; i++) {
-		if (i < n)
-			gh_charview_label(rep->opts, rows[i].bin, label,
-					  sizeof(label), &w);
-		else
-			w = snprintf(label, sizeof(label), GH_OTHER);
-		gh_put_table_row(rep->out, label, label_width - w, count_width,
-				 i < n ? rows[i].count : other, counted, max);
-	}
-	fprintf(rep->out, "bytes read     %" PRIu64 "\n", sum256(totals));
-	fprintf(rep->out, "chars counted  %" PRIu64 "\n", counted);
-	fprintf(rep->out, "entropy        %.6f bits per character\n",
-		gh_charview_entropy(chars));
+static int chars_start(void *ctx, enum gh_rows_of which)
+{
+	((struct chars_block *)ctx)->i = 0;
+	(void)which;
+	return 0;
 }
 
-static void print_rows(struct gh_report *rep, const char *name,
-		       const uint64_t totals[256],
-		       const struct gpuhist_chars *chars,
-		       const struct gh_char_row *rows, size_t n,
-		       uint64_t other, int has_other, uint64_t counted)
+static int chars_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
-	char sep = rep->format == GH_FMT_CSV ? ',' : '\t', bin[32], label[64];
-	const struct gh_columns *cols = &rep->opts->columns;
-	struct gh_row_facts facts = { .label = label, .counted = counted };
+	struct chars_block *cb = ctx;
+	const struct gh_options *opts = cb->rep->opts;
+	size_t i = cb->i;
 	int w;
 
-	if (cols->n) {
-		facts.bytes_read = sum256(totals);
-		facts.entropy = gh_charview_entropy(chars);
+	if (which == GH_ROWS_MACHINE && cb->st) {   /* ent -t's row */
+		if (cb->i++)
+			return 0;
+		row->n_cells = GH_STATS_COLUMNS;
+		gh_stats_cells(cb->st, row->cell);
+		return 1;
 	}
-	for (size_t i = 0; i < n + (size_t)has_other; i++) {
-		if (rep->format == GH_FMT_CSV)
-			gh_put_csv(rep->out, name);
-		else
-			gh_put_tsv(rep->out, name);
-		if (i < n) {
-			gh_charview_name(rep->opts, rows[i].bin, bin,
-					 sizeof(bin));
-			gh_charview_label(rep->opts, rows[i].bin, label,
-					  sizeof(label), &w);
-		} else {
-			snprintf(bin, sizeof(bin), GH_OTHER);
-			snprintf(label, sizeof(label), GH_OTHER);
-		}
-		facts.count = i < n ? rows[i].count : other;
-		fprintf(rep->out, "%c%s%c%" PRIu64, sep, bin, sep, facts.count);
-		gh_columns_put(rep->out, sep, cols, &facts);
-		fputc('\n', rep->out);
+	if (i >= cb->n + (size_t)cb->has_other)
+		return 0;
+	cb->i++;
+	if (i < cb->n) {
+		gh_charview_name(opts, cb->rows[i].bin, cb->name,
+				 sizeof(cb->name));
+		gh_charview_label(opts, cb->rows[i].bin, cb->label,
+				  sizeof(cb->label), &w);
+	} else {
+		w = snprintf(cb->name, sizeof(cb->name), GH_OTHER);
+		snprintf(cb->label, sizeof(cb->label), GH_OTHER);
 	}
+	row->count = i < cb->n ? cb->rows[i].count : cb->other;
+	row->label = gh_cell_str(NULL, cb->label);
+	row->label.cols = w;
+	row->hidden = false;
+	row->unscaled = i >= cb->n;     /* bars: the bins shown */
+	row->cell[0] = gh_cell_name("bin", cb->name);
+	row->cell[1] = gh_cell_u64("count", row->count);
+	row->n_cells = 2;
+	if (which == GH_ROWS_MACHINE) {
+		cb->facts.count = row->count;
+		cb->facts.label = cb->label;
+		row->n_cells += gh_columns_cells(&opts->columns, &cb->facts,
+						 row->cell + 2);
+	}
+	return 1;
 }
 
-static void print_json(struct gh_report *rep, const char *name,
-		       const uint64_t totals[256],
-		       const struct gpuhist_chars *chars,
-		       const struct gh_char_row *rows, size_t n,
-		       uint64_t other, int has_other, uint64_t counted)
+static const struct gh_rows_ops chars_rows = { chars_start, chars_next };
+
+/* json's "chars": code point i, where counted. */
+static int chars_member(const void *ctx, size_t i, struct gh_cell *out)
 {
-	struct gh_options raw = *rep->opts;
-	FILE *out = rep->out;
-	char bin[32];
-	int first = 1;
+	struct chars_block *cb = (struct chars_block *)ctx;
+	const uint64_t *page = cb->chars->page[i / GPUHIST_CHAR_PAGE];
 
-	fputs("{\"name\": ", out);
-	gh_put_json_string(out, name);
-	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"counted\": %" PRIu64
-		", \"entropy\": %.6f,\n   \"bins\": [", sum256(totals), counted,
-		gh_charview_entropy(chars));
-	for (size_t i = 0; i < n + (size_t)has_other; i++) {
-		if (i < n)
-			gh_charview_name(rep->opts, rows[i].bin, bin,
-					 sizeof(bin));
-		else
-			snprintf(bin, sizeof(bin), GH_OTHER);
-		fprintf(out, "%s{\"bin\": \"%s\", \"count\": %" PRIu64 "}",
-			i ? ", " : "", bin, i < n ? rows[i].count : other);
-	}
-	fputs("],\n   \"histogram\": [", out);
-	for (int c = 0; c < 256; c++)
-		fprintf(out, c ? ", %" PRIu64 : "%" PRIu64, totals[c]);
-	fputs("],\n   \"chars\": {", out);
-	/* Every code point as counted, whatever the view folds. */
-	raw.view = GH_VIEW_BYTES;
-	for (uint32_t p = 0; p < GPUHIST_CHAR_PAGES; p++) {
-		if (!chars->page[p])
-			continue;
-		for (uint32_t i = 0; i < GPUHIST_CHAR_PAGE; i++) {
-			uint32_t b = p * GPUHIST_CHAR_PAGE + i;
-
-			if (b >= GPUHIST_CHAR_BINS || !chars->page[p][i])
-				continue;
-			gh_charview_name(&raw, b, bin, sizeof(bin));
-			fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ",
-				bin, chars->page[p][i]);
-			first = 0;
-		}
-	}
-	fputs("}", out);        /* the entry's brace: the caller's */
+	if (!page || !page[i % GPUHIST_CHAR_PAGE])
+		return 0;
+	gh_charview_name(&cb->raw, (uint32_t)i, cb->key, sizeof(cb->key));
+	*out = gh_cell_u64(cb->key, page[i % GPUHIST_CHAR_PAGE]);
+	return 1;
 }
 
 int gh_report_chars(struct gh_report *rep, const char *name,
@@ -188,43 +149,68 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 		    const uint64_t totals[256],
 		    const struct gpuhist_chars *chars, int with_header)
 {
-	uint64_t counted, other;
-	int has_other;
-	size_t n;
-	struct gh_char_row *rows = gh_charview_rows(rep->opts, chars, &n,
-						    &counted);
+	struct chars_block cb = { .rep = rep, .raw = *rep->opts,
+				  .chars = chars };
+	struct gh_block b = {
+		.name = name, .named = with_header, .title = "bin",
+		.figure_width = 15, .rows_key = "bins", .rows_break = true,
+		.ops = &chars_rows, .ctx = &cb,
+	};
+	struct gh_char_row *rows = gh_charview_rows(rep->opts, chars, &cb.n,
+						    &b.share_of);
+	struct gpuhist_ent st;
+	struct gh_cell stats[10];
+	struct gh_figure *f;
+	char *report = NULL;
+	int ret;
 
 	if (!rows)
 		return -1;
-	arrange(rep, rows, &n, &other, &has_other);
-	struct gpuhist_ent st;
-
-	if (rep->stats)
+	arrange(rep, rows, &cb.n, &cb.other, &cb.has_other);
+	cb.rows = rows;
+	cb.raw.view = GH_VIEW_BYTES;
+	cb.facts.counted = b.share_of;
+	cb.facts.bytes_read = sum256(totals);
+	cb.facts.entropy = gh_charview_entropy(chars);
+	if (rep->stats) {
 		gpuhist_ent_of(totals, stream, &st);
-	switch (rep->format) {
-	case GH_FMT_TABLE:
-		print_table(rep, name, totals, chars, rows, n, other,
-			    has_other, counted, with_header);
-		if (rep->stats)
-			gh_stats_put_table(rep->out, &st);
-		break;
-	case GH_FMT_TSV:
-	case GH_FMT_CSV:
-		if (rep->stats)
-			gh_stats_put_row(rep->out, rep->format == GH_FMT_CSV
-					 ? ',' : '\t', name, &st);
-		else
-			print_rows(rep, name, totals, chars, rows, n, other,
-				   has_other, counted);
-		break;
-	case GH_FMT_JSON:
-		print_json(rep, name, totals, chars, rows, n, other,
-			   has_other, counted);
-		if (rep->stats)
-			gh_stats_put_json(rep->out, &st);
-		fputs("}", rep->out);
-		break;
+		cb.st = &st;
+		if (rep->format == GH_FMT_TABLE &&
+		    !(report = gh_stats_report(&st))) {
+			free(rows);
+			return -1;
+		}
 	}
+	gh_block_figure(&b, "bytes read", NULL,
+			gh_cell_u64(NULL, cb.facts.bytes_read));
+	gh_block_figure(&b, "chars counted", NULL,
+			gh_cell_u64(NULL, b.share_of));
+	gh_block_figure(&b, "entropy", NULL,
+			gh_cell_fix(NULL, "%.6f bits per character",
+				    cb.facts.entropy));
+	if (report)
+		gh_block_figure(&b, NULL, NULL, gh_cell_lit(NULL, report));
+	gh_block_figure(&b, NULL, "bytes_read",
+			gh_cell_u64(NULL, cb.facts.bytes_read));
+	gh_block_figure(&b, NULL, "counted", gh_cell_u64(NULL, b.share_of));
+	gh_block_figure(&b, NULL, "entropy",
+			gh_cell_fix(NULL, "%.6f", cb.facts.entropy));
+	f = gh_block_figure(&b, NULL, "histogram",
+		(struct gh_cell){ .kind = GH_CELL_ARRAY, .array = totals,
+				  .len = 256 });
+	f->json_break = f->after_rows = true;
+	f = gh_block_figure(&b, NULL, "chars",
+		(struct gh_cell){ .kind = GH_CELL_OBJECT,
+				  .len = GPUHIST_CHAR_BINS,
+				  .member = chars_member, .ctx = &cb });
+	f->json_break = f->after_rows = true;
+	if (rep->stats) {
+		f = gh_block_figure(&b, NULL, "stats", gh_stats_object(&st,
+								       stats));
+		f->json_break = f->after_rows = true;
+	}
+	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
+	free(report);
 	free(rows);
-	return 0;
+	return ret;
 }

@@ -1,15 +1,16 @@
 /* stats.c - ent's figures (the library's gpuhist_ent_of) as ent prints
- * them: its report, its -t row, and json
+ * them: its report, its -t row, and json's (as cells, block.h)
  */
 #include "config.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 
-#include "fields.h"
+#include "block.h"
 #include "stats.h"
 
-void gh_stats_put_table(FILE *out, const struct gpuhist_ent *st)
+static void put_report(FILE *out, const struct gpuhist_ent *st)
 {
 	fprintf(out, "\nEntropy = %f bits per byte.\n", st->entropy);
 	fprintf(out, "\nOptimum compression would reduce the size\n");
@@ -41,58 +42,65 @@ void gh_stats_put_table(FILE *out, const struct gpuhist_ent *st)
 		fprintf(out, "Serial correlation coefficient is undefined (all values equal!).\n");
 }
 
-void gh_stats_put_head(FILE *out, char sep)
+char *gh_stats_report(const struct gpuhist_ent *st)
 {
-	fprintf(out, "input%cFile-bytes%cEntropy%cChi-square%cMean%c"
-		"Monte-Carlo-Pi%cSerial-Correlation\n", sep, sep, sep, sep,
-		sep, sep);
-}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-void gh_stats_put_row(FILE *out, char sep, const char *name,
-		      const struct gpuhist_ent *st)
-{
-	if (sep == ',')
-		gh_put_csv(out, name);
-	else
-		gh_put_tsv(out, name);
-	fprintf(out, "%c%" PRIu64 "%c%f%c%f%c%f%c", sep, st->bytes, sep,
-		st->entropy, sep, st->chi_square, sep, st->mean, sep);
-	/* Not known: an empty field.  ent -t's own sentinel otherwise. */
-	if (st->stream)
-		fprintf(out, "%f%c%f", st->pi, sep,
-			st->serial_defined ? st->serial : -100000.0);
-	else
-		fputc(sep, out);
-	fputc('\n', out);
-}
-
-/* A figure, or null where it is not a number. */
-static void put_number(FILE *out, const char *key, double v, const char *fmt)
-{
-	fprintf(out, ", \"%s\": ", key);
-	if (isfinite(v))
-		fprintf(out, fmt, v);
-	else
-		fputs("null", out);
-}
-
-void gh_stats_put_json(FILE *out, const struct gpuhist_ent *st)
-{
-	fprintf(out, ",\n   \"stats\": {\"entropy\": %.6f", st->entropy);
-	put_number(out, "chi_square", st->chi_square, "%.6f");
-	put_number(out, "chi_square_p", st->chi_square_p * 100, "%.6f");
-	put_number(out, "mean", st->mean, "%.6f");
-	if (st->stream) {
-		put_number(out, "pi", st->pi, "%.9f");
-		put_number(out, "pi_error", st->pi_error, "%.6f");
-		put_number(out, "serial_correlation",
-			   st->serial_defined ? st->serial : NAN, "%.6f");
-		fprintf(out, ", \"pairs\": %" PRIu64 ", \"groups\": %" PRIu64
-			", \"hits\": %" PRIu64, st->sums.pairs,
-			st->sums.groups, st->sums.hits);
-	} else {
-		fputs(", \"pi\": null, \"pi_error\": null, "
-		      "\"serial_correlation\": null", out);
+	if (!f)
+		return NULL;
+	put_report(f, st);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
 	}
-	fputc('}', out);
+	return text;
+}
+
+const char *const gh_stats_columns[GH_STATS_COLUMNS] = {
+	"File-bytes", "Entropy", "Chi-square", "Mean", "Monte-Carlo-Pi",
+	"Serial-Correlation",
+};
+
+void gh_stats_cells(const struct gpuhist_ent *st, struct gh_cell *cells)
+{
+	cells[0] = gh_cell_u64(NULL, st->bytes);
+	cells[1] = gh_cell_fix(NULL, "%f", st->entropy);
+	cells[2] = gh_cell_fix(NULL, "%f", st->chi_square);
+	cells[3] = gh_cell_fix(NULL, "%f", st->mean);
+	/* Not known: an empty field.  ent -t's own sentinel otherwise. */
+	cells[4] = st->stream ? gh_cell_fix(NULL, "%f", st->pi)
+			      : gh_cell_none(NULL);
+	cells[5] = !st->stream ? gh_cell_none(NULL)
+		   : gh_cell_fix(NULL, "%f", st->serial_defined ? st->serial
+								: -100000.0);
+}
+
+struct gh_cell gh_stats_object(const struct gpuhist_ent *st,
+			       struct gh_cell *cells)
+{
+	size_t n = 0;
+
+	/* A figure that is not a number is null (GH_CELL_FIX). */
+	cells[n++] = gh_cell_fix("entropy", "%.6f", st->entropy);
+	cells[n++] = gh_cell_fix("chi_square", "%.6f", st->chi_square);
+	cells[n++] = gh_cell_fix("chi_square_p", "%.6f",
+				 st->chi_square_p * 100);
+	cells[n++] = gh_cell_fix("mean", "%.6f", st->mean);
+	if (st->stream) {
+		cells[n++] = gh_cell_fix("pi", "%.9f", st->pi);
+		cells[n++] = gh_cell_fix("pi_error", "%.6f", st->pi_error);
+		cells[n++] = gh_cell_fix("serial_correlation", "%.6f",
+					 st->serial_defined ? st->serial : NAN);
+		cells[n++] = gh_cell_u64("pairs", st->sums.pairs);
+		cells[n++] = gh_cell_u64("groups", st->sums.groups);
+		cells[n++] = gh_cell_u64("hits", st->sums.hits);
+	} else {
+		cells[n++] = gh_cell_none("pi");
+		cells[n++] = gh_cell_none("pi_error");
+		cells[n++] = gh_cell_none("serial_correlation");
+	}
+	return (struct gh_cell){ .kind = GH_CELL_OBJECT, .key = "stats",
+				 .cells = cells, .len = n };
 }

@@ -1,0 +1,537 @@
+/* block.c - the one writer per format (table, tsv, csv, json) that prints
+ * any view's block of rows and figures (block.h)
+ *
+ * The table: a head naming the input where there are several, a row a
+ * label with its count, share and bar (bars scaled to the largest row
+ * but the other row), a label wider than label_max on a line of its own
+ * with its counts below it, then the figures, their titles in a column.
+ * tsv and csv: the input's name, then the row's cells.  json: an entry of
+ * the name, the figures, the rows as objects, the figures after them.
+ *
+ * A token's bytes (GH_CELL_BYTES) are shown escaped, as a terminal needs,
+ * in the table, tsv and csv: a backslash doubled, tab, newline and CR as
+ * \t \n \r, other control bytes and bytes that are not part of
+ * well-formed UTF-8 as \xHH.  The empty token (a missing field) is an
+ * empty field in tsv and csv and "" in the table, where a token that is
+ * two double quotes is then \"\" and a token's trailing spaces are \x20,
+ * so that no two rows look alike.  json gives them exactly: UTF-8 as it
+ * is, control bytes as \u00HH, and each byte of ill-formed UTF-8 as the
+ * lone surrogate \uDC80-\uDCFF that Python's decode('utf-8',
+ * 'surrogateescape') makes of it, so that s.encode('utf-8',
+ * 'surrogateescape') gives the bytes back.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "block.h"
+#include "fields.h"
+#include "gpuhist.h"
+
+struct gh_figure *gh_block_figure(struct gh_block *b, const char *title,
+				  const char *key, struct gh_cell v)
+{
+	struct gh_figure *f = &b->figure[b->n_figures < GH_BLOCK_FIGURES
+					 ? b->n_figures++
+					 : GH_BLOCK_FIGURES - 1];
+
+	*f = (struct gh_figure){ .title = title, .v = v };
+	f->v.key = key;
+	return f;
+}
+
+struct gh_cell gh_cell_u64(const char *key, uint64_t u)
+{
+	return (struct gh_cell){ .kind = GH_CELL_U64, .key = key, .u = u };
+}
+
+struct gh_cell gh_cell_lit(const char *key, const char *s)
+{
+	return (struct gh_cell){ .kind = GH_CELL_LIT, .key = key, .s = s };
+}
+
+struct gh_cell gh_cell_name(const char *key, const char *s)
+{
+	return (struct gh_cell){ .kind = GH_CELL_NAME, .key = key, .s = s };
+}
+
+struct gh_cell gh_cell_str(const char *key, const char *s)
+{
+	return (struct gh_cell){ .kind = GH_CELL_STR, .key = key, .s = s };
+}
+
+struct gh_cell gh_cell_fix(const char *key, const char *format, double d)
+{
+	return (struct gh_cell){ .kind = GH_CELL_FIX, .key = key, .s = format,
+				 .d = d };
+}
+
+struct gh_cell gh_cell_num(const char *key, double d)
+{
+	return (struct gh_cell){ .kind = GH_CELL_NUM, .key = key, .d = d };
+}
+
+struct gh_cell gh_cell_none(const char *key)
+{
+	return (struct gh_cell){ .kind = GH_CELL_NONE, .key = key };
+}
+
+/* Length of the well-formed UTF-8 sequence at p (of n bytes), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = c & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+/* The token escaped for a terminal, in a buffer the caller frees (NULL
+ * when out of memory); *columns: the columns it takes. */
+static char *escaped(const unsigned char *p, size_t n, int *columns,
+		     bool table)
+{
+	char *s = malloc(4 * n + 5), *o = s;
+	int cols = 0;
+	size_t spaces = 0;              /* trailing: \x20 in the table */
+
+	if (!s)
+		return NULL;
+	if (table && (!n || (n == 2 && p[0] == '"' && p[1] == '"'))) {
+		strcpy(s, n ? "\\\"\\\"" : "\"\"");
+		*columns = (int)strlen(s);
+		return s;
+	}
+	while (table && spaces < n && p[n - 1 - spaces] == ' ')
+		spaces++;
+	for (size_t i = 0; i < n;) {
+		unsigned c = p[i];
+
+		if (i >= n - spaces) {          /* a trailing space */
+			o += sprintf(o, "\\x20");
+			cols += 4;
+			i++;
+			continue;
+		}
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {    /* most bytes */
+			*o++ = (char)c;
+			cols++;
+			i++;
+			continue;
+		}
+		size_t len = utf8_len(p + i, n - i);
+
+		/* C1 controls (U+0080..U+009F) are escaped as bytes too. */
+		if (len == 2 && c == 0xc2 && p[i + 1] < 0xa0)
+			len = 0;
+		if (len > 1) {                  /* a character: one column */
+			memcpy(o, p + i, len);
+			o += len;
+			i += len;
+			cols++;
+			continue;
+		}
+		char *was = o;
+
+		if (c == '\\')
+			o += sprintf(o, "\\\\");
+		else if (c == '\t')
+			o += sprintf(o, "\\t");
+		else if (c == '\n')
+			o += sprintf(o, "\\n");
+		else if (c == '\r')
+			o += sprintf(o, "\\r");
+		else if (len == 1 && c >= 0x20 && c != 0x7f)
+			*o++ = (char)c;
+		else
+			o += sprintf(o, "\\x%02x", c);
+		cols += (int)(o - was);
+		i++;
+	}
+	*o = '\0';
+	*columns = cols;
+	return s;
+}
+
+/* A token as a JSON string, exactly (see the top of the file). */
+static void put_json_bytes(FILE *out, const unsigned char *p, size_t n)
+{
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		size_t run = 0;
+
+		/* Printable ASCII other than " and \, written as a run. */
+		while (i + run < n && p[i + run] >= 0x20 && p[i + run] < 0x80 &&
+		       p[i + run] != '"' && p[i + run] != '\\')
+			run++;
+		if (run) {
+			fwrite(p + i, 1, run, out);
+			i += run;
+			continue;
+		}
+		size_t len = utf8_len(p + i, n - i);
+		unsigned c = p[i];
+
+		if (!len) {
+			fprintf(out, "\\udc%02x", c);
+			i++;
+		} else if (c == '"' || c == '\\') {
+			fprintf(out, "\\%c", c);
+			i++;
+		} else if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else {
+			fwrite(p + i, 1, len, out);
+			i += len;
+		}
+	}
+	fputc('"', out);
+}
+
+/* A number exactly (the values view's), or null. */
+static void put_num(FILE *out, double d)
+{
+	char text[48];
+
+	if (isnan(d)) {
+		fputs("null", out);
+		return;
+	}
+	gpuhist_values_text(d, text, sizeof(text));
+	fputs(text, out);
+}
+
+/* A scalar cell as the table, tsv or csv writes it; -1 when out of
+ * memory. */
+static int put_plain(FILE *out, const struct gh_cell *c,
+		     enum gh_format format)
+{
+	char *s;
+	int cols;
+
+	switch (c->kind) {
+	case GH_CELL_NONE:
+	case GH_CELL_ARRAY:
+	case GH_CELL_OBJECT:
+		break;
+	case GH_CELL_U64:
+		fprintf(out, "%" PRIu64, c->u);
+		break;
+	case GH_CELL_LIT:
+	case GH_CELL_NAME:
+		fputs(c->s, out);
+		break;
+	case GH_CELL_STR:
+		if (format == GH_FMT_CSV)
+			gh_put_csv(out, c->s);
+		else if (format == GH_FMT_TSV)
+			gh_put_tsv(out, c->s);
+		else
+			fputs(c->s, out);
+		break;
+	case GH_CELL_BYTES:
+		s = escaped(c->bytes, c->len, &cols, format == GH_FMT_TABLE);
+		if (!s)
+			return -1;
+		/* escaped() leaves no tab or newline for tsv */
+		if (format == GH_FMT_CSV)
+			gh_put_csv(out, s);
+		else
+			fputs(s, out);
+		free(s);
+		break;
+	case GH_CELL_NUM:
+		put_num(out, c->d);
+		break;
+	case GH_CELL_FIX:
+		fprintf(out, c->s, c->d);
+		break;
+	}
+	return 0;
+}
+
+static void put_json(FILE *out, const struct gh_cell *c);
+
+/* json's "key": value. */
+static void put_member(FILE *out, const struct gh_cell *c)
+{
+	fprintf(out, "\"%s\": ", c->key);
+	put_json(out, c);
+}
+
+static void put_json(FILE *out, const struct gh_cell *c)
+{
+	struct gh_cell m;
+	bool first = true;
+
+	switch (c->kind) {
+	case GH_CELL_NONE:
+		fputs("null", out);
+		break;
+	case GH_CELL_U64:
+	case GH_CELL_LIT:
+		put_plain(out, c, GH_FMT_JSON);
+		break;
+	case GH_CELL_NAME:
+	case GH_CELL_STR:
+		gh_put_json_string(out, c->s);
+		break;
+	case GH_CELL_BYTES:
+		put_json_bytes(out, c->bytes, c->len);
+		break;
+	case GH_CELL_NUM:
+		put_num(out, c->d);
+		break;
+	case GH_CELL_FIX:
+		if (isfinite(c->d))
+			fprintf(out, c->s, c->d);
+		else
+			fputs("null", out);
+		break;
+	case GH_CELL_ARRAY:
+		fputc('[', out);
+		for (size_t i = 0; i < c->len; i++)
+			fprintf(out, i ? ", %" PRIu64 : "%" PRIu64,
+				c->array[i]);
+		fputc(']', out);
+		break;
+	case GH_CELL_OBJECT:
+		fputc('{', out);
+		for (size_t i = 0; i < c->len; i++) {
+			if (c->cells)
+				m = c->cells[i];
+			else if (!c->member(c->ctx, i, &m))
+				continue;
+			if (!first)
+				fputs(", ", out);
+			put_member(out, &m);
+			first = false;
+		}
+		fputc('}', out);
+		break;
+	}
+}
+
+void gh_block_head(FILE *out, enum gh_format format, const char *const *cols,
+		   int n)
+{
+	char sep = format == GH_FMT_CSV ? ',' : '\t';
+
+	fputs("input", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%c%s", sep, cols[i]);
+	fputc('\n', out);
+}
+
+/* A row's table label, and its columns; NULL when out of memory. */
+static char *table_label(const struct gh_cell *c, int *cols)
+{
+	char *s;
+
+	if (c->kind == GH_CELL_BYTES)
+		return escaped(c->bytes, c->len, cols, true);
+	s = strdup(c->s);
+	*cols = c->cols ? c->cols : (int)strlen(c->s);
+	return s;
+}
+
+static int write_table(FILE *out, bool after, const struct gh_block *b)
+{
+	int label_width = (int)strlen(b->title), count_width = 5, cols, got;
+	uint64_t max = 0;
+	struct gh_row r;
+	char *label;
+
+	/* Two passes: the widths, then the rows. */
+	if (b->ops->start(b->ctx, GH_ROWS_TABLE))
+		return -1;
+	while ((got = b->ops->next(b->ctx, GH_ROWS_TABLE, &r)) == 1) {
+		if (r.label.kind == GH_CELL_BYTES) {
+			label = table_label(&r.label, &cols);
+			if (!label)
+				return -1;
+			free(label);
+		} else {
+			cols = r.label.cols ? r.label.cols
+					    : (int)strlen(r.label.s);
+		}
+		gh_table_fit(&label_width, &count_width,
+			     b->label_max && cols > b->label_max ? b->label_max
+								 : cols,
+			     r.count);
+		if (!r.unscaled && r.count > max)
+			max = r.count;
+	}
+	if (got < 0 || b->ops->start(b->ctx, GH_ROWS_TABLE))
+		return -1;
+	gh_put_table_head_of(out, after, b->named ? b->name : NULL, b->title,
+			     label_width, count_width);
+	while ((got = b->ops->next(b->ctx, GH_ROWS_TABLE, &r)) == 1) {
+		if (r.hidden)
+			continue;
+		label = table_label(&r.label, &cols);
+		if (!label)
+			return -1;
+		/* A label wider than the column: whole, on a line of its
+		 * own, its counts in line below it. */
+		if (cols > label_width) {
+			fprintf(out, "%s\n", label);
+			gh_put_table_row(out, "", label_width, count_width,
+					 r.count, b->share_of, max);
+		} else {
+			gh_put_table_row(out, label, label_width - cols,
+					 count_width, r.count, b->share_of,
+					 max);
+		}
+		free(label);
+	}
+	if (got < 0)
+		return -1;
+	for (int i = 0; i < b->n_figures; i++) {
+		const struct gh_figure *f = &b->figure[i];
+
+		if (!f->title && !f->v.key && f->v.s) {
+			fputs(f->v.s, out);
+			continue;
+		}
+		if (!f->title)
+			continue;
+		fprintf(out, "%-*s", b->figure_width, f->title);
+		put_plain(out, &f->v, GH_FMT_TABLE);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+static int write_rows(FILE *out, enum gh_format format,
+		      const struct gh_block *b)
+{
+	char sep = format == GH_FMT_CSV ? ',' : '\t';
+	char *name = NULL;
+	size_t name_len = 0;
+	FILE *f = open_memstream(&name, &name_len);
+	struct gh_row r;
+	int got;
+
+	/* The input's name, as its format writes it, once. */
+	if (!f)
+		return -1;
+	if (format == GH_FMT_CSV)
+		gh_put_csv(f, b->name);
+	else
+		gh_put_tsv(f, b->name);
+	if (fclose(f) || b->ops->start(b->ctx, GH_ROWS_MACHINE)) {
+		free(name);
+		return -1;
+	}
+	while ((got = b->ops->next(b->ctx, GH_ROWS_MACHINE, &r)) == 1) {
+		fwrite(name, 1, name_len, out);
+		for (int i = 0; i < r.n_cells; i++) {
+			fputc(sep, out);
+			if (put_plain(out, &r.cell[i], format)) {
+				got = -1;
+				break;
+			}
+		}
+		if (got < 0)
+			break;
+		fputc('\n', out);
+	}
+	free(name);
+	return got < 0 ? -1 : 0;
+}
+
+static void put_figures(FILE *out, const struct gh_block *b, bool after_rows)
+{
+	for (int i = 0; i < b->n_figures; i++) {
+		const struct gh_figure *f = &b->figure[i];
+
+		if (!f->v.key || f->after_rows != after_rows)
+			continue;
+		fputs(f->json_break ? ",\n   " : ", ", out);
+		put_member(out, &f->v);
+	}
+}
+
+/* A row as json's object: to out, and to its copy. */
+static void put_json_row(FILE *out, bool first, const struct gh_row *r)
+{
+	fputs(first ? "{" : ", {", out);
+	for (int i = 0; i < r->n_cells; i++) {
+		if (i)
+			fputs(", ", out);
+		put_member(out, &r->cell[i]);
+	}
+	fputc('}', out);
+}
+
+static int write_json(FILE *out, const struct gh_block *b)
+{
+	char buf[65536];
+	struct gh_row r;
+	size_t n;
+	int got = 0;
+	bool first = true;
+
+	fputs("{\"name\": ", out);
+	gh_put_json_string(out, b->name);
+	put_figures(out, b, false);
+	fprintf(out, "%s\"%s\": [", b->rows_break ? ",\n   " : ", ",
+		b->rows_key);
+	if (b->rows_from) {
+		rewind(b->rows_from);
+		while ((n = fread(buf, 1, sizeof(buf), b->rows_from)) > 0)
+			fwrite(buf, 1, n, out);
+		if (ferror(b->rows_from))
+			got = -1;
+	} else if (b->ops->start(b->ctx, GH_ROWS_JSON)) {
+		got = -1;
+	} else {
+		while ((got = b->ops->next(b->ctx, GH_ROWS_JSON, &r)) == 1) {
+			put_json_row(out, first, &r);
+			if (b->rows_copy)
+				put_json_row(b->rows_copy, first, &r);
+			first = false;
+		}
+	}
+	fputc(']', out);
+	put_figures(out, b, true);
+	fputc('}', out);
+	return got < 0 ? -1 : 0;
+}
+
+int gh_block_write(FILE *out, enum gh_format format, bool after,
+		   const struct gh_block *b)
+{
+	switch (format) {
+	case GH_FMT_TABLE:
+		return write_table(out, after, b);
+	case GH_FMT_TSV:
+	case GH_FMT_CSV:
+		return write_rows(out, format, b);
+	case GH_FMT_JSON:
+		return write_json(out, b);
+	}
+	return 0;
+}
