@@ -31,6 +31,28 @@
 #include "fields.h"
 #include "gpuhist.h"
 
+/* A block is written holding its stream's lock (flockfile), each piece
+ * without taking it again: a json row is a dozen pieces, and the lock a
+ * piece cost 8 % of --lines -f json (bench/NOTES.md). */
+static void out_c(FILE *out, int c)
+{
+	putc_unlocked(c, out);
+}
+
+static void out_w(FILE *out, const void *p, size_t n)
+{
+#ifdef __GLIBC__
+	fwrite_unlocked(p, 1, n, out);
+#else
+	fwrite(p, 1, n, out);
+#endif
+}
+
+static void out_s(FILE *out, const char *s)
+{
+	out_w(out, s, strlen(s));
+}
+
 struct gh_figure *gh_block_figure(struct gh_block *b, const char *title,
 				  const char *key, struct gh_cell v)
 {
@@ -176,7 +198,7 @@ static char *escaped(const unsigned char *p, size_t n, int *columns,
 /* A token as a JSON string, exactly (see the top of the file). */
 static void put_json_bytes(FILE *out, const unsigned char *p, size_t n)
 {
-	fputc('"', out);
+	out_c(out, '"');
 	for (size_t i = 0; i < n;) {
 		size_t run = 0;
 
@@ -185,7 +207,7 @@ static void put_json_bytes(FILE *out, const unsigned char *p, size_t n)
 		       p[i + run] != '"' && p[i + run] != '\\')
 			run++;
 		if (run) {
-			fwrite(p + i, 1, run, out);
+			out_w(out, p + i, run);
 			i += run;
 			continue;
 		}
@@ -202,11 +224,11 @@ static void put_json_bytes(FILE *out, const unsigned char *p, size_t n)
 			fprintf(out, "\\u%04x", c);
 			i++;
 		} else {
-			fwrite(p + i, 1, len, out);
+			out_w(out, p + i, len);
 			i += len;
 		}
 	}
-	fputc('"', out);
+	out_c(out, '"');
 }
 
 /* A number exactly (the values view's), or null. */
@@ -215,11 +237,24 @@ static void put_num(FILE *out, double d)
 	char text[48];
 
 	if (isnan(d)) {
-		fputs("null", out);
+		out_s(out, "null");
 		return;
 	}
 	gpuhist_values_text(d, text, sizeof(text));
-	fputs(text, out);
+	out_s(out, text);
+}
+
+/* A count in decimal: the rows' most written figure, so not through
+ * printf's parsing. */
+static void put_u64(FILE *out, uint64_t u)
+{
+	char digits[24], *p = digits + sizeof(digits);
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	out_w(out, p, (size_t)(digits + sizeof(digits) - p));
 }
 
 /* A scalar cell as the table, tsv or csv writes it; -1 when out of
@@ -236,11 +271,11 @@ static int put_plain(FILE *out, const struct gh_cell *c,
 	case GH_CELL_OBJECT:
 		break;
 	case GH_CELL_U64:
-		fprintf(out, "%" PRIu64, c->u);
+		put_u64(out, c->u);
 		break;
 	case GH_CELL_LIT:
 	case GH_CELL_NAME:
-		fputs(c->s, out);
+		out_s(out, c->s);
 		break;
 	case GH_CELL_STR:
 		if (format == GH_FMT_CSV)
@@ -248,7 +283,7 @@ static int put_plain(FILE *out, const struct gh_cell *c,
 		else if (format == GH_FMT_TSV)
 			gh_put_tsv(out, c->s);
 		else
-			fputs(c->s, out);
+			out_s(out, c->s);
 		break;
 	case GH_CELL_BYTES:
 		s = escaped(c->bytes, c->len, &cols, format == GH_FMT_TABLE);
@@ -258,7 +293,7 @@ static int put_plain(FILE *out, const struct gh_cell *c,
 		if (format == GH_FMT_CSV)
 			gh_put_csv(out, s);
 		else
-			fputs(s, out);
+			out_s(out, s);
 		free(s);
 		break;
 	case GH_CELL_NUM:
@@ -276,7 +311,9 @@ static void put_json(FILE *out, const struct gh_cell *c);
 /* json's "key": value. */
 static void put_member(FILE *out, const struct gh_cell *c)
 {
-	fprintf(out, "\"%s\": ", c->key);
+	out_c(out, '"');
+	out_s(out, c->key);
+	out_s(out, "\": ");
 	put_json(out, c);
 }
 
@@ -287,7 +324,7 @@ static void put_json(FILE *out, const struct gh_cell *c)
 
 	switch (c->kind) {
 	case GH_CELL_NONE:
-		fputs("null", out);
+		out_s(out, "null");
 		break;
 	case GH_CELL_U64:
 	case GH_CELL_LIT:
@@ -307,28 +344,28 @@ static void put_json(FILE *out, const struct gh_cell *c)
 		if (isfinite(c->d))
 			fprintf(out, c->s, c->d);
 		else
-			fputs("null", out);
+			out_s(out, "null");
 		break;
 	case GH_CELL_ARRAY:
-		fputc('[', out);
+		out_c(out, '[');
 		for (size_t i = 0; i < c->len; i++)
 			fprintf(out, i ? ", %" PRIu64 : "%" PRIu64,
 				c->array[i]);
-		fputc(']', out);
+		out_c(out, ']');
 		break;
 	case GH_CELL_OBJECT:
-		fputc('{', out);
+		out_c(out, '{');
 		for (size_t i = 0; i < c->len; i++) {
 			if (c->cells)
 				m = c->cells[i];
 			else if (!c->member(c->ctx, i, &m))
 				continue;
 			if (!first)
-				fputs(", ", out);
+				out_s(out, ", ");
 			put_member(out, &m);
 			first = false;
 		}
-		fputc('}', out);
+		out_c(out, '}');
 		break;
 	}
 }
@@ -338,10 +375,14 @@ void gh_block_head(FILE *out, enum gh_format format, const char *const *cols,
 {
 	char sep = format == GH_FMT_CSV ? ',' : '\t';
 
-	fputs("input", out);
-	for (int i = 0; i < n; i++)
-		fprintf(out, "%c%s", sep, cols[i]);
-	fputc('\n', out);
+	flockfile(out);
+	out_s(out, "input");
+	for (int i = 0; i < n; i++) {
+		out_c(out, sep);
+		out_s(out, cols[i]);
+	}
+	out_c(out, '\n');
+	funlockfile(out);
 }
 
 /* A row's table label, and its columns; NULL when out of memory. */
@@ -412,14 +453,14 @@ static int write_table(FILE *out, bool after, const struct gh_block *b)
 		const struct gh_figure *f = &b->figure[i];
 
 		if (!f->title && !f->v.key && f->v.s) {
-			fputs(f->v.s, out);
+			out_s(out, f->v.s);
 			continue;
 		}
 		if (!f->title)
 			continue;
-		fprintf(out, "%-*s", b->figure_width, f->title);
+		fprintf(out, "%-*s ", b->figure_width - 1, f->title);
 		put_plain(out, &f->v, GH_FMT_TABLE);
-		fputc('\n', out);
+		out_c(out, '\n');
 	}
 	return 0;
 }
@@ -446,9 +487,9 @@ static int write_rows(FILE *out, enum gh_format format,
 		return -1;
 	}
 	while ((got = b->ops->next(b->ctx, GH_ROWS_MACHINE, &r)) == 1) {
-		fwrite(name, 1, name_len, out);
+		out_w(out, name, name_len);
 		for (int i = 0; i < r.n_cells; i++) {
-			fputc(sep, out);
+			out_c(out, sep);
 			if (put_plain(out, &r.cell[i], format)) {
 				got = -1;
 				break;
@@ -456,7 +497,7 @@ static int write_rows(FILE *out, enum gh_format format,
 		}
 		if (got < 0)
 			break;
-		fputc('\n', out);
+		out_c(out, '\n');
 	}
 	free(name);
 	return got < 0 ? -1 : 0;
@@ -469,7 +510,7 @@ static void put_figures(FILE *out, const struct gh_block *b, bool after_rows)
 
 		if (!f->v.key || f->after_rows != after_rows)
 			continue;
-		fputs(f->json_break ? ",\n   " : ", ", out);
+		out_s(out, f->json_break ? ",\n   " : ", ");
 		put_member(out, &f->v);
 	}
 }
@@ -477,13 +518,13 @@ static void put_figures(FILE *out, const struct gh_block *b, bool after_rows)
 /* A row as json's object: to out, and to its copy. */
 static void put_json_row(FILE *out, bool first, const struct gh_row *r)
 {
-	fputs(first ? "{" : ", {", out);
+	out_s(out, first ? "{" : ", {");
 	for (int i = 0; i < r->n_cells; i++) {
 		if (i)
-			fputs(", ", out);
+			out_s(out, ", ");
 		put_member(out, &r->cell[i]);
 	}
-	fputc('}', out);
+	out_c(out, '}');
 }
 
 static int write_json(FILE *out, const struct gh_block *b)
@@ -494,7 +535,7 @@ static int write_json(FILE *out, const struct gh_block *b)
 	int got = 0;
 	bool first = true;
 
-	fputs("{\"name\": ", out);
+	out_s(out, "{\"name\": ");
 	gh_put_json_string(out, b->name);
 	put_figures(out, b, false);
 	fprintf(out, "%s\"%s\": [", b->rows_break ? ",\n   " : ", ",
@@ -502,7 +543,7 @@ static int write_json(FILE *out, const struct gh_block *b)
 	if (b->rows_from) {
 		rewind(b->rows_from);
 		while ((n = fread(buf, 1, sizeof(buf), b->rows_from)) > 0)
-			fwrite(buf, 1, n, out);
+			out_w(out, buf, n);
 		if (ferror(b->rows_from))
 			got = -1;
 	} else if (b->ops->start(b->ctx, GH_ROWS_JSON)) {
@@ -515,23 +556,34 @@ static int write_json(FILE *out, const struct gh_block *b)
 			first = false;
 		}
 	}
-	fputc(']', out);
+	out_c(out, ']');
 	put_figures(out, b, true);
-	fputc('}', out);
+	out_c(out, '}');
 	return got < 0 ? -1 : 0;
 }
 
 int gh_block_write(FILE *out, enum gh_format format, bool after,
 		   const struct gh_block *b)
 {
+	int ret = 0;
+
+	flockfile(out);
+	if (b->rows_copy)
+		flockfile(b->rows_copy);
 	switch (format) {
 	case GH_FMT_TABLE:
-		return write_table(out, after, b);
+		ret = write_table(out, after, b);
+		break;
 	case GH_FMT_TSV:
 	case GH_FMT_CSV:
-		return write_rows(out, format, b);
+		ret = write_rows(out, format, b);
+		break;
 	case GH_FMT_JSON:
-		return write_json(out, b);
+		ret = write_json(out, b);
+		break;
 	}
-	return 0;
+	if (b->rows_copy)
+		funlockfile(b->rows_copy);
+	funlockfile(out);
+	return ret;
 }

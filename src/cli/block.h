@@ -87,7 +87,9 @@ struct gh_figure {
 	bool after_rows;            /* json: after the rows */
 };
 
-#define GH_BLOCK_FIGURES 40
+/* The values view has the most: 8 and 32 quantiles in the table, 13 in
+ * json. */
+#define GH_BLOCK_FIGURES 64
 
 struct gh_block {
 	const char *name;           /* the input's, or "total" */
@@ -97,7 +99,8 @@ struct gh_block {
 	int label_max;              /* a wider label on a line of its own
 				     * (0: none) */
 	uint64_t share_of;
-	int figure_width;           /* the figures' titles padded to it */
+	int figure_width;           /* the figures' titles padded to it (a
+				     * space after a longer one) */
 	/* json */
 	const char *rows_key;       /* the rows' member ("bins") */
 	bool rows_break;            /* ... on a line of its own */

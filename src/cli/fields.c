@@ -22,13 +22,6 @@ int gh_bar_length(uint64_t count, uint64_t max)
 	return scaled > GH_BAR_WIDTH ? GH_BAR_WIDTH : (int)scaled;
 }
 
-void gh_put_table_head(FILE *out, int after, const char *name,
-		       int label_width, int count_width)
-{
-	gh_put_table_head_of(out, after, name, "bin", label_width,
-			     count_width);
-}
-
 void gh_put_table_head_of(FILE *out, int after, const char *name,
 			  const char *title, int label_width, int count_width)
 {

@@ -14,11 +14,8 @@
 int gh_bar_length(uint64_t count, uint64_t max);
 
 /* A table block's head: a blank line after an earlier block (after), the
- * input's name (when not NULL), and the column titles. */
-void gh_put_table_head(FILE *out, int after, const char *name,
-		       int label_width, int count_width);
-
-/* The same, the label column titled `title` rather than "bin". */
+ * input's name (when not NULL), and the column titles, the label's
+ * `title` ("bin", "token"). */
 void gh_put_table_head_of(FILE *out, int after, const char *name,
 			  const char *title, int label_width, int count_width);
 

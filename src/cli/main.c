@@ -26,7 +26,9 @@
  * enough never to wrap (--chunk-size is at most 2 GiB for that reason,
  * checked against the kernel's limit at compile time), and add them into
  * the 64-bit totals.  Views (view.c) fold the 256 totals into printed
- * bins; --merge reads 256 totals back from earlier json results.
+ * bins; --merge reads 256 totals back from earlier json results.  Each
+ * view gives its block as rows and figures, and block.c's one writer per
+ * format prints it: a view never writes a format.
  *
  * Failure.  An input that fails (open, read, decode, or the backend) is
  * named on stderr, its partial totals are dropped, and the run goes on; the

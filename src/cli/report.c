@@ -201,8 +201,7 @@ static int bytes_block(struct gh_report *rep, const char *name,
 	if (rep->stats) {
 		gpuhist_ent_of(totals, stream, &st);
 		bb.st = &st;
-		if (rep->format == GH_FMT_TABLE &&
-		    !(report = gh_stats_report(&st)))
+		if (!(report = gh_stats_report(&st)))
 			return -1;
 	}
 	gh_block_figure(&b, "bytes read", NULL, gh_cell_u64(NULL,

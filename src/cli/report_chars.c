@@ -175,8 +175,7 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	if (rep->stats) {
 		gpuhist_ent_of(totals, stream, &st);
 		cb.st = &st;
-		if (rep->format == GH_FMT_TABLE &&
-		    !(report = gh_stats_report(&st))) {
+		if (!(report = gh_stats_report(&st))) {
 			free(rows);
 			return -1;
 		}

@@ -1,16 +1,7 @@
-/* report_tokens.c - printing the tokens view's blocks, in every format
+/* report_tokens.c - the tokens view's blocks: rows and figures (block.h)
  *
- * Tokens are byte strings.  The table, tsv and csv show them escaped, as a
- * terminal needs: a backslash doubled, tab, newline and CR as \t \n \r,
- * other control bytes and bytes that are not part of well-formed UTF-8 as
- * \xHH.  The empty token (a missing field) is an empty field in tsv and
- * csv and "" in the table, where a token that is two double quotes is
- * then \"\" and a token's trailing spaces are \x20, so that no two rows
- * look alike.  json gives them
- * exactly: UTF-8 as it is, control bytes as \u00HH, and each byte of
- * ill-formed UTF-8 as the lone surrogate \uDC80-\uDCFF that Python's
- * decode('utf-8', 'surrogateescape') makes of it, so that
- * s.encode('utf-8', 'surrogateescape') gives the bytes back.
+ * Tokens are byte strings, shown escaped in the table, tsv and csv and
+ * exactly in json (block.c's top says how).
  *
  * The library gives each input's tokens in no order: they are shown most
  * frequent first (equal counts in byte order), or with --sort=bin in byte
@@ -34,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "block.h"
 #include "fields.h"
 #include "msg.h"
 #include "report_tokens.h"
@@ -42,136 +34,6 @@
 /* Widest label column of a table; a longer token is shown on a line of
  * its own, its counts below it. */
 #define LABEL_MAX 40
-
-/* Length of the well-formed UTF-8 sequence at p (of n bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned c = p[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	cp = c & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/* The token escaped for a terminal, in a buffer the caller frees (NULL
- * when out of memory); *columns: the columns it takes. */
-static char *escaped(const unsigned char *p, size_t n, int *columns,
-		     bool table)
-{
-	char *s = malloc(4 * n + 5), *o = s;
-	int cols = 0;
-	size_t spaces = 0;              /* trailing: \x20 in the table */
-
-	if (!s)
-		return NULL;
-	if (table && (!n || (n == 2 && p[0] == '"' && p[1] == '"'))) {
-		strcpy(s, n ? "\\\"\\\"" : "\"\"");
-		*columns = (int)strlen(s);
-		return s;
-	}
-	while (table && spaces < n && p[n - 1 - spaces] == ' ')
-		spaces++;
-	for (size_t i = 0; i < n;) {
-		unsigned c = p[i];
-
-		if (i >= n - spaces) {          /* a trailing space */
-			o += sprintf(o, "\\x20");
-			cols += 4;
-			i++;
-			continue;
-		}
-
-		if (c >= 0x20 && c < 0x7f && c != '\\') {    /* most bytes */
-			*o++ = (char)c;
-			cols++;
-			i++;
-			continue;
-		}
-		size_t len = utf8_len(p + i, n - i);
-
-		/* C1 controls (U+0080..U+009F) are escaped as bytes too. */
-		if (len == 2 && c == 0xc2 && p[i + 1] < 0xa0)
-			len = 0;
-		if (len > 1) {                  /* a character: one column */
-			memcpy(o, p + i, len);
-			o += len;
-			i += len;
-			cols++;
-			continue;
-		}
-		char *was = o;
-
-		if (c == '\\')
-			o += sprintf(o, "\\\\");
-		else if (c == '\t')
-			o += sprintf(o, "\\t");
-		else if (c == '\n')
-			o += sprintf(o, "\\n");
-		else if (c == '\r')
-			o += sprintf(o, "\\r");
-		else if (len == 1 && c >= 0x20 && c != 0x7f)
-			*o++ = (char)c;
-		else
-			o += sprintf(o, "\\x%02x", c);
-		cols += (int)(o - was);
-		i++;
-	}
-	*o = '\0';
-	*columns = cols;
-	return s;
-}
-
-/* The token as a JSON string, exactly (see the top of the file). */
-static void put_json_token(FILE *out, const unsigned char *p, size_t n)
-{
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		size_t run = 0;
-
-		/* Printable ASCII other than " and \, written as a run. */
-		while (i + run < n && p[i + run] >= 0x20 && p[i + run] < 0x80 &&
-		       p[i + run] != '"' && p[i + run] != '\\')
-			run++;
-		if (run) {
-			fwrite(p + i, 1, run, out);
-			i += run;
-			continue;
-		}
-		size_t len = utf8_len(p + i, n - i);
-		unsigned c = p[i];
-
-		if (!len) {
-			fprintf(out, "\\udc%02x", c);
-			i++;
-		} else if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
-			i++;
-		} else if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-		} else {
-			fwrite(p + i, 1, len, out);
-			i += len;
-		}
-	}
-	fputc('"', out);
-}
 
 static int by_bytes(const void *a, const void *b)
 {
@@ -573,143 +435,93 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	return 0;
 }
 
-static int print_table(struct gh_report *rep, const char *name,
-		       uint64_t bytes_read, const struct gpuhist_tokens *tk,
-		       struct rows *rows, uint64_t other, int has_other,
-		       int with_header)
-{
-	int label_width = 5, count_width = 5, cols, got;
-	uint64_t max = 0;
+/* The tokens view's block, for block.c: its rows, then --top's other
+ * row (the table's and tsv's; json's is a figure). */
+struct tokens_block {
+	struct rows *rows;
+	uint64_t other;
+	int has_other;
+	bool ended, other_done;
 	struct gpuhist_token t;
-	char *label;
+};
 
-	/* Two passes: the widths, then the rows. */
-	if (rows_start(rows))
-		return -1;
-	while ((got = rows_next(rows, &t)) == 1) {
-		label = escaped(t.bytes, t.len, &cols, true);
-		if (!label)
-			return -1;
-		free(label);
-		gh_table_fit(&label_width, &count_width,
-			     cols < LABEL_MAX ? cols : LABEL_MAX, t.count);
-		if (t.count > max)
-			max = t.count;
-	}
-	if (got < 0 || rows_start(rows))
-		return -1;
-	if (has_other)
-		gh_table_fit(&label_width, &count_width,
-			     (int)strlen(GH_OTHER), other);
-	gh_put_table_head_of(rep->out, rep->n_printed > 0,
-			     with_header ? name : NULL, "token", label_width,
-			     count_width);
-	while ((got = rows_next(rows, &t)) == 1) {
-		label = escaped(t.bytes, t.len, &cols, true);
-		if (!label)
-			return -1;
-		/* A token wider than the column: whole, on a line of its
-		 * own, its counts in line below it. */
-		if (cols > label_width) {
-			fprintf(rep->out, "%s\n", label);
-			gh_put_table_row(rep->out, "", label_width,
-					 count_width, t.count, tk->total, max);
-		} else {
-			gh_put_table_row(rep->out, label, label_width - cols,
-					 count_width, t.count, tk->total, max);
-		}
-		free(label);
-	}
+static int tokens_start(void *ctx, enum gh_rows_of which)
+{
+	struct tokens_block *tb = ctx;
+
+	tb->ended = tb->other_done = false;
+	(void)which;
+	return rows_start(tb->rows);
+}
+
+static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
+{
+	struct tokens_block *tb = ctx;
+	int got = tb->ended ? 0 : rows_next(tb->rows, &tb->t);
+
 	if (got < 0)
 		return -1;
-	if (has_other)
-		gh_put_table_row(rep->out, GH_OTHER,
-				 label_width - (int)strlen(GH_OTHER),
-				 count_width, other, tk->total, max);
-	fprintf(rep->out, "bytes read       %" PRIu64 "\n", bytes_read);
-	fprintf(rep->out, "tokens counted   %" PRIu64 "\n", tk->total);
-	fprintf(rep->out, "distinct tokens  %zu\n", tk->distinct);
-	return 0;
+	row->hidden = false;
+	row->n_cells = 2;
+	if (got) {
+		row->label = (struct gh_cell){ .kind = GH_CELL_BYTES,
+					       .key = "token",
+					       .bytes = tb->t.bytes,
+					       .len = tb->t.len };
+		row->count = tb->t.count;
+		row->unscaled = false;
+		row->cell[0] = row->label;
+		row->cell[1] = gh_cell_u64("count", tb->t.count);
+		return 1;
+	}
+	tb->ended = true;
+	if (!tb->has_other || tb->other_done || which == GH_ROWS_JSON)
+		return 0;
+	tb->other_done = true;
+	row->label = gh_cell_str("token", GH_OTHER);
+	row->count = tb->other;
+	row->unscaled = true;
+	row->cell[0] = row->label;
+	row->cell[1] = gh_cell_u64("count", tb->other);
+	return 1;
 }
 
-static int print_rows(struct gh_report *rep, const char *name,
-		      struct rows *rows, uint64_t other, int has_other)
-{
-	bool csv = rep->format == GH_FMT_CSV;
-	char *field = NULL, *label = NULL;
-	size_t field_len = 0;
-	FILE *f = open_memstream(&field, &field_len);
-	struct gpuhist_token t;
-	int got = 0, cols;
+static const struct gh_rows_ops tokens_rows = { tokens_start, tokens_next };
 
-	/* The input's name, as its format writes it, once. */
-	if (!f)
-		return -1;
-	if (csv)
-		gh_put_csv(f, name);
-	else
-		gh_put_tsv(f, name);
-	if (fclose(f) || rows_start(rows)) {
-		free(field);
-		return -1;
-	}
-	while (got >= 0) {
-		got = rows_next(rows, &t);
-		if (got < 0 || (!got && !has_other))
-			break;
-		label = got ? escaped(t.bytes, t.len, &cols, false)
-			    : strdup(GH_OTHER);
-		if (!label) {
-			got = -1;
-			break;
-		}
-		fwrite(field, 1, field_len, rep->out);
-		if (csv) {
-			fputc(',', rep->out);
-			gh_put_csv(rep->out, label);
-		} else {
-			/* escaped() leaves no tab or newline for tsv */
-			fputc('\t', rep->out);
-			fputs(label, rep->out);
-		}
-		fprintf(rep->out, "%c%" PRIu64 "\n", csv ? ',' : '\t',
-			got ? t.count : other);
-		free(label);
-		if (!got)
-			break;
-	}
-	free(field);
-	return got < 0 ? -1 : 0;
-}
-
-/* A json entry up to its counts' "[". */
-static void json_head(struct gh_report *rep, const char *name,
-		      uint64_t bytes_read, uint64_t tokens, uint64_t distinct)
+/* A block of the view with its figures (the rows: the caller's). */
+static void tokens_figures(struct gh_report *rep, struct gh_block *b,
+			   uint64_t bytes_read, uint64_t tokens,
+			   uint64_t distinct, uint64_t other, int has_other)
 {
 	const struct gpuhist_options *lib = &rep->opts->lib;
-	FILE *out = rep->out;
 
-	fputs("{\"name\": ", out);
-	gh_put_json_string(out, name);
+	b->title = "token";
+	b->label_max = LABEL_MAX;
+	b->share_of = tokens;
+	b->figure_width = 17;
+	b->rows_key = "counts";
+	b->rows_break = true;
+	gh_block_figure(b, "bytes read", NULL, gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(b, "tokens counted", NULL, gh_cell_u64(NULL, tokens));
+	gh_block_figure(b, "distinct tokens", NULL,
+			gh_cell_u64(NULL, distinct));
 	/* The view, so that --merge adds up only tokens of the same one. */
-	fprintf(out, ", \"view\": \"%s\"", gh_tokens_view_name(lib->tokens));
+	gh_block_figure(b, NULL, "view",
+			gh_cell_name(NULL, gh_tokens_view_name(lib->tokens)));
 	if (lib->tokens == GPUHIST_TOKENS_FIELD) {
-		fprintf(out, ", \"field\": %d", lib->field);
+		gh_block_figure(b, NULL, "field",
+				gh_cell_u64(NULL, (uint64_t)lib->field));
 		if (lib->separator >= 0)
-			fprintf(out, ", \"separator\": %d", lib->separator);
+			gh_block_figure(b, NULL, "separator",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->separator));
 	}
-	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"tokens\": %" PRIu64
-		", \"distinct\": %" PRIu64 ",\n   \"counts\": [", bytes_read,
-		tokens, distinct);
-}
-
-/* A json entry from its counts' "]" on. */
-static void json_tail(FILE *out, uint64_t other, int has_other)
-{
-	fputs("]", out);
+	gh_block_figure(b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(b, NULL, "tokens", gh_cell_u64(NULL, tokens));
+	gh_block_figure(b, NULL, "distinct", gh_cell_u64(NULL, distinct));
 	if (has_other)
-		fprintf(out, ", \"other\": %" PRIu64, other);
-	fputs("}", out);
+		gh_block_figure(b, NULL, "other",
+				gh_cell_u64(NULL, other))->after_rows = true;
 }
 
 /* An unlinked file in the spill directory for the one input's rows, or
@@ -725,14 +537,6 @@ static FILE *replay_file(struct gh_report *rep)
 	return f;
 }
 
-/* A row of json's counts. */
-static void json_row(FILE *out, bool first, const struct gpuhist_token *t)
-{
-	fputs(first ? "{\"token\": " : ", {\"token\": ", out);
-	put_json_token(out, t->bytes, t->len);
-	fprintf(out, ", \"count\": %" PRIu64 "}", t->count);
-}
-
 /* The one input's rows go to the total the usual way after all: added
  * into the sum now. */
 static void replay_given_up(struct gh_report *rep,
@@ -745,35 +549,32 @@ static void replay_given_up(struct gh_report *rep,
 	gh_report_tokens_keep(rep, tk);         /* said, if it fails */
 }
 
-static int print_json(struct gh_report *rep, const char *name,
-		      uint64_t bytes_read, const struct gpuhist_tokens *tk,
-		      struct rows *rows, uint64_t other, int has_other)
+static int print_block(struct gh_report *rep, const char *name,
+		       uint64_t bytes_read, const struct gpuhist_tokens *tk,
+		       struct rows *rows, uint64_t other, int has_other,
+		       int with_header)
 {
-	FILE *out = rep->out;
+	struct tokens_block tb = { .rows = rows, .other = other,
+				   .has_other = has_other };
+	struct gh_block b = { .name = name, .named = with_header,
+			      .ops = &tokens_rows, .ctx = &tb };
 	FILE *copy = NULL;
-	struct gpuhist_token t;
-	int got;
-	bool first = true;
+	int ret;
 
-	if (rows_start(rows))
-		return -1;
+	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
+		       has_other);
 	/* The one input of a json result: its rows kept as printed, for the
 	 * total's. */
-	if (rep->replay_wanted && !rep->in_total) {
+	if (rep->format == GH_FMT_JSON && rep->replay_wanted &&
+	    !rep->in_total) {
 		copy = replay_file(rep);
 		if (!copy)
 			replay_given_up(rep, tk);
 	}
-	json_head(rep, name, bytes_read, tk->total, tk->distinct);
-	while ((got = rows_next(rows, &t)) == 1) {
-		json_row(out, first, &t);
-		if (copy)
-			json_row(copy, first, &t);
-		first = false;
-	}
-	json_tail(out, other, has_other);
+	b.rows_copy = copy;
+	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
 	if (copy) {
-		if (got < 0 || fflush(copy) || ferror(copy)) {
+		if (ret || fflush(copy) || ferror(copy)) {
 			fclose(copy);
 			replay_given_up(rep, tk);
 		} else {
@@ -784,27 +585,22 @@ static int print_json(struct gh_report *rep, const char *name,
 			rep->replay_has_other = has_other;
 		}
 	}
-	return got < 0 ? -1 : 0;
+	return ret;
 }
 
 int gh_report_tokens_replay(struct gh_report *rep, const char *name,
 			    uint64_t bytes_read)
 {
-	char buf[65536];
-	size_t n;
-	int ret = 0;
+	struct gh_block b = { .name = name, .rows_from = rep->replay };
+	int ret;
 
-	json_head(rep, name, bytes_read, rep->replay_tokens,
-		  rep->replay_distinct);
-	rewind(rep->replay);
-	while ((n = fread(buf, 1, sizeof(buf), rep->replay)) > 0)
-		fwrite(buf, 1, n, rep->out);
-	if (ferror(rep->replay)) {
+	tokens_figures(rep, &b, bytes_read, rep->replay_tokens,
+		       rep->replay_distinct, rep->replay_other,
+		       rep->replay_has_other);
+	ret = gh_block_write(rep->out, GH_FMT_JSON, false, &b);
+	if (ret)
 		gh_msg("the total's rows: cannot read them back: %s",
 		       strerror(errno));
-		ret = -1;
-	}
-	json_tail(rep->out, rep->replay_other, rep->replay_has_other);
 	fclose(rep->replay);
 	rep->replay = NULL;
 	return ret;
@@ -839,20 +635,8 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 		fputs("}", rep->out);
 		return 1;
 	}
-	switch (rep->format) {
-	case GH_FMT_TABLE:
-		ret = print_table(rep, name, bytes_read, tk, &rows, other,
-				  has_other, with_header);
-		break;
-	case GH_FMT_TSV:
-	case GH_FMT_CSV:
-		ret = print_rows(rep, name, &rows, other, has_other);
-		break;
-	case GH_FMT_JSON:
-		ret = print_json(rep, name, bytes_read, tk, &rows, other,
-				 has_other);
-		break;
-	}
+	ret = print_block(rep, name, bytes_read, tk, &rows, other, has_other,
+			  with_header);
 	if (owned.top)
 		free_best(&owned);      /* the bytes were copied */
 	else

@@ -1,4 +1,4 @@
-/* report_values.c - printing the values view's blocks, in every format
+/* report_values.c - the values view's blocks: rows and figures (block.h)
  *
  * The table gives the summary (numbers, min, max, sum, mean, quantiles)
  * under about 20 rows of the library's buckets merged in value order: on
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "fields.h"
 #include "msg.h"
 #include "report_values.h"
@@ -30,19 +31,6 @@ struct row {
 	int high_open;              /* the last's high is excluded */
 	uint64_t count;
 };
-
-/* A number as json and tsv write it: exactly, or null when unknown. */
-static void put_number(FILE *out, double d)
-{
-	char text[48];
-
-	if (isnan(d)) {
-		fputs("null", out);
-		return;
-	}
-	gpuhist_values_text(d, text, sizeof(text));
-	fputs(text, out);
-}
 
 /* Where a bucket stands on the table's scale: its bound nearest zero,
  * kept between min and max. */
@@ -147,168 +135,163 @@ static void row_label(const struct row *r,
 		snprintf(out, len, "%s .. %s", a, b);
 }
 
-/* A quantile or the mean as the table shows it: no more digits than the
- * precision vouches for (3 at 1 percent), an integer's whole. */
-static void put_figure(FILE *out, const char *title, double d,
-		       const struct gpuhist_values_summary *s)
+/* A quantile as the table shows it: no more digits than the precision
+ * vouches for (3 at 1 percent), an integer's whole. */
+static void figure_text(char *out, size_t len, double d,
+			const struct gpuhist_values_summary *s)
 {
 	int digits = (int)ceil(log10(100.0 / s->precision));
 
 	if (isnan(d))
-		fprintf(out, "%-16s -\n", title);
+		snprintf(out, len, "-");
 	else if (s->sum_exact && fabs(d) < 1e15)
-		fprintf(out, "%-16s %.0f\n", title, d);
+		snprintf(out, len, "%.0f", d);
 	else
-		fprintf(out, "%-16s %.*g\n", title, digits < 3 ? 3 : digits,
-			d);
+		snprintf(out, len, "%.*g", digits < 3 ? 3 : digits, d);
 }
 
-static int print_table(struct gh_report *rep, const char *name,
-		       uint64_t bytes_read, gpuhist_values *v,
-		       int with_header)
-{
-	struct gpuhist_values_summary s;
+/* The values view's block, for block.c: the table's merged rows, or
+ * every bucket (tsv, csv, json), then the fields that are not numbers
+ * (not in json's buckets: a figure of its own). */
+struct values_block {
+	gpuhist_values *v;
+	const struct gpuhist_values_summary *s;
 	struct row rows[TABLE_ROWS];
 	char label[TABLE_ROWS][72];
-	int label_width = 5, count_width = 5, n_rows;
-	uint64_t max = 0, fields;
-	FILE *out = rep->out;
+	int n_rows;
+	size_t n, i;
+};
 
-	gpuhist_values_summary(v, &s);
-	fields = s.numbers + s.not_numbers;
-	n_rows = make_rows(v, &s, rows);
-	if (n_rows < 0)
-		return -1;
-	for (int i = 0; i < n_rows; i++) {
-		row_label(&rows[i], &s, label[i], sizeof(label[i]));
-		gh_table_fit(&label_width, &count_width, (int)strlen(label[i]),
-			     rows[i].count);
-		max = rows[i].count > max ? rows[i].count : max;
-	}
-	if (s.not_numbers) {
-		gh_table_fit(&label_width, &count_width,
-			     (int)strlen(NOT_A_NUMBER), s.not_numbers);
-		max = s.not_numbers > max ? s.not_numbers : max;
-	}
-	gh_put_table_head_of(out, rep->n_printed > 0,
-			     with_header ? name : NULL, "value", label_width,
-			     count_width);
-	for (int i = 0; i < n_rows; i++)
-		gh_put_table_row(out, label[i],
-				 label_width - (int)strlen(label[i]),
-				 count_width, rows[i].count, fields, max);
-	if (s.not_numbers)
-		gh_put_table_row(out, NOT_A_NUMBER,
-				 label_width - (int)strlen(NOT_A_NUMBER),
-				 count_width, s.not_numbers, fields, max);
-	fprintf(out, "bytes read       %" PRIu64 "\n", bytes_read);
-	fprintf(out, "numbers          %" PRIu64 "\n", s.numbers);
-	fprintf(out, "not numbers      %" PRIu64, s.not_numbers);
-	if (s.empty)
-		fprintf(out, " (%" PRIu64 " empty)", s.empty);
-	fputc('\n', out);
-	if (!s.numbers)
-		return 0;
-	fprintf(out, "min              %s\n", s.min_text);
-	fprintf(out, "max              %s\n", s.max_text);
-	fprintf(out, "sum              %s\n", s.sum_text);
-	fprintf(out, "mean             %.6g\n", s.mean);
-	for (int i = 0; i < rep->opts->quantiles.n; i++)
-		put_figure(out, rep->opts->quantiles.name[i],
-			   gpuhist_values_quantile(v, rep->opts->quantiles.q[i]),
-			   &s);
-	fprintf(out, "precision        %.4g%%\n", s.precision);
+static int values_start(void *ctx, enum gh_rows_of which)
+{
+	((struct values_block *)ctx)->i = 0;
+	(void)which;
 	return 0;
 }
 
-static int print_rows(struct gh_report *rep, const char *name,
-		      gpuhist_values *v)
+static int values_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
-	char sep = rep->format == GH_FMT_CSV ? ',' : '\t';
-	size_t n = gpuhist_values_buckets(v);
-	struct gpuhist_values_summary s;
+	struct values_block *vb = ctx;
+	size_t n = which == GH_ROWS_TABLE ? (size_t)vb->n_rows : vb->n;
+	size_t i = vb->i;
 	struct gpuhist_value_bucket b;
-	FILE *out = rep->out;
 
-	gpuhist_values_summary(v, &s);
-	for (size_t i = 0; i < n; i++) {
-		if (gpuhist_values_bucket(v, i, &b))
-			return -1;
-		(sep == ',' ? gh_put_csv : gh_put_tsv)(out, name);
-		fputc(sep, out);
-		put_number(out, b.low);
-		fputc(sep, out);
-		put_number(out, b.high);
-		fprintf(out, "%c%" PRIu64 "\n", sep, b.count);
-	}
-	if (s.not_numbers) {
-		(sep == ',' ? gh_put_csv : gh_put_tsv)(out, name);
-		fprintf(out, "%c%s%c%c%" PRIu64 "\n", sep, NOT_A_NUMBER, sep,
-			sep, s.not_numbers);
-	}
-	return 0;
-}
-
-static int print_json(struct gh_report *rep, const char *name,
-		      uint64_t bytes_read, gpuhist_values *v)
-{
-	const struct gpuhist_options *lib = &rep->opts->lib;
-	size_t n = gpuhist_values_buckets(v);
-	struct gpuhist_values_summary s;
-	struct gpuhist_value_bucket b;
-	FILE *out = rep->out;
-
-	gpuhist_values_summary(v, &s);
-	fputs("{\"name\": ", out);
-	gh_put_json_string(out, name);
-	fprintf(out, ", \"view\": \"values\", \"field\": %d", lib->field);
-	if (lib->separator >= 0)
-		fprintf(out, ", \"separator\": %d", lib->separator);
-	fprintf(out, ", \"bytes_read\": %" PRIu64 ", \"numbers\": %" PRIu64
-		", \"not_numbers\": %" PRIu64 ", \"empty\": %" PRIu64,
-		bytes_read, s.numbers, s.not_numbers, s.empty);
-	if (s.numbers) {
-		fprintf(out, ",\n   \"min\": %s, \"max\": %s, \"sum\": %s, "
-			"\"sum_exact\": %s, \"mean\": ", s.min_text, s.max_text,
-			s.sum_text, s.sum_exact ? "true" : "false");
-		put_number(out, s.mean);
-		fputs(", \"quantiles\": {", out);
-		for (int i = 0; i < rep->opts->quantiles.n; i++) {
-			fprintf(out, "%s\"%s\": ", i ? ", " : "",
-				rep->opts->quantiles.name[i]);
-			put_number(out, gpuhist_values_quantile(v,
-					rep->opts->quantiles.q[i]));
+	row->hidden = row->unscaled = false;
+	if (i < n) {
+		vb->i++;
+		if (which == GH_ROWS_TABLE) {
+			row->label = gh_cell_str(NULL, vb->label[i]);
+			row->count = vb->rows[i].count;
+			return 1;
 		}
-		fputs("}", out);
-	}
-	fprintf(out, ",\n   \"sub_buckets\": %d, \"buckets\": [",
-		s.sub_buckets);
-	for (size_t i = 0; i < n; i++) {
-		if (gpuhist_values_bucket(v, i, &b))
+		if (gpuhist_values_bucket(vb->v, i, &b))
 			return -1;
-		fputs(i ? ", {\"low\": " : "{\"low\": ", out);
-		put_number(out, b.low);
-		fputs(", \"high\": ", out);
-		put_number(out, b.high);
-		fprintf(out, ", \"count\": %" PRIu64 "}", b.count);
+		row->n_cells = 3;
+		row->cell[0] = gh_cell_num("low", b.low);
+		row->cell[1] = gh_cell_num("high", b.high);
+		row->cell[2] = gh_cell_u64("count", b.count);
+		return 1;
 	}
-	fputs("]}", out);
-	return 0;
+	if (i > n || !vb->s->not_numbers || which == GH_ROWS_JSON)
+		return 0;
+	vb->i++;
+	row->label = gh_cell_str(NULL, NOT_A_NUMBER);
+	row->count = vb->s->not_numbers;
+	row->n_cells = 3;
+	row->cell[0] = gh_cell_lit("low", NOT_A_NUMBER);
+	row->cell[1] = gh_cell_none("high");
+	row->cell[2] = gh_cell_u64("count", vb->s->not_numbers);
+	return 1;
 }
+
+static const struct gh_rows_ops values_rows = { values_start, values_next };
 
 int gh_report_values(struct gh_report *rep, const char *name,
 		     uint64_t bytes_read, gpuhist_values *v, int with_header)
 {
-	switch (rep->format) {
-	case GH_FMT_TABLE:
-		return print_table(rep, name, bytes_read, v, with_header);
-	case GH_FMT_TSV:
-	case GH_FMT_CSV:
-		return print_rows(rep, name, v);
-	case GH_FMT_JSON:
-		return print_json(rep, name, bytes_read, v);
+	const struct gpuhist_options *lib = &rep->opts->lib;
+	const struct gh_quantiles *qs = &rep->opts->quantiles;
+	struct gpuhist_values_summary s;
+	struct values_block vb = { .v = v, .s = &s };
+	struct gh_block b = {
+		.name = name, .named = with_header, .title = "value",
+		.figure_width = 17, .rows_key = "buckets",
+		.ops = &values_rows, .ctx = &vb,
+	};
+	char not_numbers[64], mean[32], precision[32];
+	char quantile[GH_QUANTILES_MAX][32];
+	struct gh_cell q[GH_QUANTILES_MAX];
+	struct gh_figure *f;
+
+	gpuhist_values_summary(v, &s);
+	vb.n = gpuhist_values_buckets(v);
+	b.share_of = s.numbers + s.not_numbers;
+	vb.n_rows = make_rows(v, &s, vb.rows);
+	if (vb.n_rows < 0)
+		return -1;
+	for (int i = 0; i < vb.n_rows; i++)
+		row_label(&vb.rows[i], &s, vb.label[i], sizeof(vb.label[i]));
+	/* The table's */
+	gh_block_figure(&b, "bytes read", NULL, gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(&b, "numbers", NULL, gh_cell_u64(NULL, s.numbers));
+	if (s.empty)
+		snprintf(not_numbers, sizeof(not_numbers),
+			 "%" PRIu64 " (%" PRIu64 " empty)", s.not_numbers,
+			 s.empty);
+	else
+		snprintf(not_numbers, sizeof(not_numbers), "%" PRIu64,
+			 s.not_numbers);
+	gh_block_figure(&b, "not numbers", NULL, gh_cell_lit(NULL,
+							     not_numbers));
+	if (s.numbers) {
+		gh_block_figure(&b, "min", NULL, gh_cell_lit(NULL, s.min_text));
+		gh_block_figure(&b, "max", NULL, gh_cell_lit(NULL, s.max_text));
+		gh_block_figure(&b, "sum", NULL, gh_cell_lit(NULL, s.sum_text));
+		snprintf(mean, sizeof(mean), "%.6g", s.mean);
+		gh_block_figure(&b, "mean", NULL, gh_cell_lit(NULL, mean));
+		for (int i = 0; i < qs->n; i++) {
+			figure_text(quantile[i], sizeof(quantile[i]),
+				    gpuhist_values_quantile(v, qs->q[i]), &s);
+			gh_block_figure(&b, qs->name[i], NULL,
+					gh_cell_lit(NULL, quantile[i]));
+		}
+		snprintf(precision, sizeof(precision), "%.4g%%", s.precision);
+		gh_block_figure(&b, "precision", NULL,
+				gh_cell_lit(NULL, precision));
 	}
-	return 0;
+	/* json's */
+	gh_block_figure(&b, NULL, "view", gh_cell_name(NULL, "values"));
+	gh_block_figure(&b, NULL, "field", gh_cell_u64(NULL,
+						      (uint64_t)lib->field));
+	if (lib->separator >= 0)
+		gh_block_figure(&b, NULL, "separator",
+				gh_cell_u64(NULL, (uint64_t)lib->separator));
+	gh_block_figure(&b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(&b, NULL, "numbers", gh_cell_u64(NULL, s.numbers));
+	gh_block_figure(&b, NULL, "not_numbers",
+			gh_cell_u64(NULL, s.not_numbers));
+	gh_block_figure(&b, NULL, "empty", gh_cell_u64(NULL, s.empty));
+	if (s.numbers) {
+		gh_block_figure(&b, NULL, "min", gh_cell_lit(NULL, s.min_text))
+			->json_break = true;
+		gh_block_figure(&b, NULL, "max", gh_cell_lit(NULL, s.max_text));
+		gh_block_figure(&b, NULL, "sum", gh_cell_lit(NULL, s.sum_text));
+		gh_block_figure(&b, NULL, "sum_exact",
+				gh_cell_lit(NULL, s.sum_exact ? "true"
+							      : "false"));
+		gh_block_figure(&b, NULL, "mean", gh_cell_num(NULL, s.mean));
+		for (int i = 0; i < qs->n; i++)
+			q[i] = gh_cell_num(qs->name[i],
+					   gpuhist_values_quantile(v, qs->q[i]));
+		gh_block_figure(&b, NULL, "quantiles",
+				(struct gh_cell){ .kind = GH_CELL_OBJECT,
+						  .cells = q,
+						  .len = (size_t)qs->n });
+	}
+	f = gh_block_figure(&b, NULL, "sub_buckets",
+			    gh_cell_u64(NULL, (uint64_t)s.sub_buckets));
+	f->json_break = true;
+	return gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
 }
 
 gpuhist_values *gh_report_values_of(const struct gh_report *rep,
