@@ -355,11 +355,10 @@ static void put_json(FILE *out, const struct gh_cell *c)
 		break;
 	case GH_CELL_OBJECT:
 		out_c(out, '{');
-		for (size_t i = 0; i < c->len; i++) {
+		for (size_t i = 0; c->cells ? i < c->len
+					    : c->member(c->ctx, &i, &m); i++) {
 			if (c->cells)
 				m = c->cells[i];
-			else if (!c->member(c->ctx, i, &m))
-				continue;
 			if (!first)
 				out_s(out, ", ");
 			put_member(out, &m);
@@ -487,17 +486,35 @@ static int write_rows(FILE *out, enum gh_format format,
 		return -1;
 	}
 	while ((got = b->ops->next(b->ctx, GH_ROWS_MACHINE, &r)) == 1) {
-		out_w(out, name, name_len);
-		for (int i = 0; i < r.n_cells; i++) {
-			out_c(out, sep);
-			if (put_plain(out, &r.cell[i], format)) {
+		/* A token's escaped form first: a row is written whole or
+		 * not at all. */
+		char *text[GH_ROW_CELLS] = { NULL };
+		int cols;
+
+		for (int i = 0; i < r.n_cells && got > 0; i++)
+			if (r.cell[i].kind == GH_CELL_BYTES &&
+			    !(text[i] = escaped(r.cell[i].bytes, r.cell[i].len,
+						&cols, false)))
 				got = -1;
-				break;
+		if (got > 0) {
+			out_w(out, name, name_len);
+			for (int i = 0; i < r.n_cells; i++) {
+				out_c(out, sep);
+				/* escaped() leaves no tab or newline for
+				 * tsv */
+				if (text[i] && format == GH_FMT_CSV)
+					gh_put_csv(out, text[i]);
+				else if (text[i])
+					out_s(out, text[i]);
+				else
+					put_plain(out, &r.cell[i], format);
 			}
+			out_c(out, '\n');
 		}
+		for (int i = 0; i < r.n_cells; i++)
+			free(text[i]);
 		if (got < 0)
 			break;
-		out_c(out, '\n');
 	}
 	free(name);
 	return got < 0 ? -1 : 0;
@@ -535,6 +552,10 @@ static int write_json(FILE *out, const struct gh_block *b)
 	int got = 0;
 	bool first = true;
 
+	/* Rows that cannot be had: nothing of the entry written. */
+	if (!b->rows_from && !b->rows_started &&
+	    b->ops->start(b->ctx, GH_ROWS_JSON))
+		return -1;
 	out_s(out, "{\"name\": ");
 	gh_put_json_string(out, b->name);
 	put_figures(out, b, false);
@@ -546,8 +567,6 @@ static int write_json(FILE *out, const struct gh_block *b)
 			out_w(out, buf, n);
 		if (ferror(b->rows_from))
 			got = -1;
-	} else if (b->ops->start(b->ctx, GH_ROWS_JSON)) {
-		got = -1;
 	} else {
 		while ((got = b->ops->next(b->ctx, GH_ROWS_JSON, &r)) == 1) {
 			put_json_row(out, first, &r);

@@ -49,9 +49,10 @@ struct gh_cell {
 	int cols;                   /* the table's columns for s (0: its
 				     * length) */
 	const uint64_t *array;      /* ARRAY */
-	const struct gh_cell *cells;    /* OBJECT's members, or NULL for: */
-	int (*member)(const void *ctx, size_t i, struct gh_cell *out);
-	const void *ctx;            /* ... member i (1), or none there (0) */
+	const struct gh_cell *cells;    /* OBJECT's len members, or NULL for: */
+	int (*member)(const void *ctx, size_t *i, struct gh_cell *out);
+	const void *ctx;            /* ... the first member at *i or after
+				     * (1, *i moved to it), or none (0) */
 };
 
 /* Which rows a writer asks a view for. */
@@ -108,6 +109,10 @@ struct gh_block {
 				     * writes them (NULL: not) */
 	FILE *rows_from;            /* json's rows are these bytes, not
 				     * the view's (rewound, read to the end) */
+	bool rows_started;          /* json: the view started its rows (to
+				     * know they can be had before the copy
+				     * is made); else the writer starts them
+				     * before it writes anything */
 	const struct gh_rows_ops *ops;
 	void *ctx;
 	int n_figures;

@@ -131,17 +131,27 @@ static int chars_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 
 static const struct gh_rows_ops chars_rows = { chars_start, chars_next };
 
-/* json's "chars": code point i, where counted. */
-static int chars_member(const void *ctx, size_t i, struct gh_cell *out)
+/* json's "chars": the first code point counted at *i or after, its
+ * pages of none skipped whole. */
+static int chars_member(const void *ctx, size_t *i, struct gh_cell *out)
 {
 	struct chars_block *cb = (struct chars_block *)ctx;
-	const uint64_t *page = cb->chars->page[i / GPUHIST_CHAR_PAGE];
 
-	if (!page || !page[i % GPUHIST_CHAR_PAGE])
-		return 0;
-	gh_charview_name(&cb->raw, (uint32_t)i, cb->key, sizeof(cb->key));
-	*out = gh_cell_u64(cb->key, page[i % GPUHIST_CHAR_PAGE]);
-	return 1;
+	for (; *i < GPUHIST_CHAR_BINS; (*i)++) {
+		const uint64_t *page = cb->chars->page[*i / GPUHIST_CHAR_PAGE];
+
+		if (!page) {
+			*i = (*i / GPUHIST_CHAR_PAGE + 1) * GPUHIST_CHAR_PAGE - 1;
+			continue;
+		}
+		if (!page[*i % GPUHIST_CHAR_PAGE])
+			continue;
+		gh_charview_name(&cb->raw, (uint32_t)*i, cb->key,
+				 sizeof(cb->key));
+		*out = gh_cell_u64(cb->key, page[*i % GPUHIST_CHAR_PAGE]);
+		return 1;
+	}
+	return 0;
 }
 
 int gh_report_chars(struct gh_report *rep, const char *name,
@@ -200,7 +210,6 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	f->json_break = f->after_rows = true;
 	f = gh_block_figure(&b, NULL, "chars",
 		(struct gh_cell){ .kind = GH_CELL_OBJECT,
-				  .len = GPUHIST_CHAR_BINS,
 				  .member = chars_member, .ctx = &cb });
 	f->json_break = f->after_rows = true;
 	if (rep->stats) {

@@ -451,7 +451,10 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 
 	tb->ended = tb->other_done = false;
 	(void)which;
-	return rows_start(tb->rows);
+	if (!rows_start(tb->rows))
+		return 0;
+	gh_msg("%s", gh_token_runs_error(tb->rows->runs));      /* as next */
+	return -1;
 }
 
 static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
@@ -563,6 +566,8 @@ static int print_block(struct gh_report *rep, const char *name,
 
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
 		       has_other);
+	/* json's rows were started before the copy (gh_report_tokens). */
+	b.rows_started = rep->format == GH_FMT_JSON;
 	/* The one input of a json result: its rows kept as printed, for the
 	 * total's. */
 	if (rep->format == GH_FMT_JSON && rep->replay_wanted &&
@@ -616,7 +621,19 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	struct best owned;
 
 	rep->block_error[0] = '\0';
-	if (arrange(rep, tk, &rows, &owned, &other, &has_other)) {
+	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
+
+	/* json: rows that cannot be read back are known before anything of
+	 * the entry is written, or the copy for the total made. */
+	if (!bad && rep->format == GH_FMT_JSON && rows_start(&rows)) {
+		rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
+		if (owned.top)
+			free_best(&owned);
+		else
+			free(owned.t);
+		bad = -1;
+	}
+	if (bad) {
 		if (rep->replay_wanted && !rep->in_total)
 			replay_given_up(rep, tk);
 		gh_token_runs_free(rep->runs);
