@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 40
+plan 46
 
 # Distinct lines of a few fields, some repeated; and its words differ too.
 python3 - <<'PY'
@@ -154,6 +154,40 @@ print([(e["name"], e.get("error"), e.get("tokens")) for e in d["inputs"]])')" \
 else
 	skip "a sort that fails: said naming the input" "no tmpfs in a user namespace"
 	skip "... json: its entry with the error" "no tmpfs in a user namespace"
+fi
+
+# The rows' sorted runs that cannot be read back (their first read fails
+# with EIO: t/fail-pread.c, an LD_PRELOAD shim, where a C compiler is at
+# hand): json gives the input's entry with its error and the other
+# input's rows, tsv its head alone; both say why and exit 1.
+if ! ldd "$GPUHIST" 2>/dev/null | grep -q 'lib[at]san' &&
+   ${CC:-cc} -shared -fPIC -o fail-pread.so "$T_SRCDIR/fail-pread.c" -ldl \
+	2>/dev/null; then
+	python3 -c 'print("\n".join("line%06d" % i for i in range(200000)))' \
+		>d200k
+	LD_PRELOAD=$PWD/fail-pread.so "$GPUHIST" --lines --memory=1M -f json \
+		d200k ab >out 2>err
+	is "runs that cannot be read back: json exits 1" "$?" 1
+	like "... said naming the input" "$(cat err)" \
+		'gpuhist: d200k: cannot read tokens sorted in .*: Input/output error'
+	is "... json: its entry with the error, the other input's rows" \
+		"$(python3 -c 'import json, sys
+d = json.load(open("out"))
+print([(e["name"], "error" in e, e.get("distinct")) for e in d["inputs"]])')" \
+		"[('d200k', True, None), ('ab', False, 1)]"
+	LD_PRELOAD=$PWD/fail-pread.so "$GPUHIST" --lines --memory=1M -f tsv \
+		d200k >out 2>err
+	is "... tsv exits 1" "$?" 1
+	like "... tsv says why" "$(cat err)" \
+		'cannot read tokens sorted in .*: Input/output error'
+	is "... tsv: its head alone, no half row" "$(cat out)" \
+		"$(printf 'input\ttoken\tcount')"
+else
+	for what in "json exits 1" "said" "json entry" "tsv exits 1" \
+		    "tsv says why" "tsv head alone"; do
+		skip "runs that cannot be read back: $what" \
+			"no C compiler, or a sanitizer build"
+	done
 fi
 
 # Every row written (tsv) of 40 MB of distinct lines in --memory=1M: the
