@@ -53,7 +53,6 @@
 
 #include "backend/backends.h"
 #include "backend/cpu/count.h"
-#include "join/edges.h"
 #include "join/submit.h"
 #include "decode/bgzf_parallel.h"
 #include "decode/gzip_parallel.h"
@@ -94,7 +93,8 @@ static void packed_case(int kind, struct gh_backend *b, int fd,
 				     .fd = fd, .size = len, .threads = threads };
 
 	res = kind == 1 ? gh_zstd_pieces(&job) : gh_xz_pieces(&job);
-	if (b->ops->finish(b, input, got, NULL, &part))
+	if (b->ops->finish(b, input, &(struct gh_counted){ .totals = got,
+						       .part = &part }))
 		disagree(b->error);
 	if (res == GH_PIECES_FAILED)
 		disagree("the backend failed");
@@ -150,15 +150,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want_ret = gh_fuzz_zlib_totals(p, len, want);
 	if (want_ret == -2)
 		disagree("reference: zlib failed to start");
-	struct gh_joins joins = { .edges = gh_edges_new() };
-	struct gpuhist_stream stream = { 0, 0, 0 };
-	uint64_t bytes = 0;
+	struct gh_views views;
+	struct gh_counted into = { .totals = got };
 
+	if (gh_views_open(&views, &opts))
+		disagree("out of memory for the views");
 	input = b->ops->begin(b, threads, false);
-	if (input < 0 || !joins.edges)
+	if (input < 0)
 		disagree(b->error);
 	struct gh_pieces_job job = { .sink = { .b = b, .input = input,
-					       .joins = &joins },
+					       .views = &views },
 				     .fd = fd, .size = len, .threads = threads };
 
 	bool bgzf = gh_bgzf_member_length(p, len) > 0;
@@ -167,13 +168,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!bgzf)
 		sscanf(job.summary, "%llu regions, %llu started at a guessed block, %llu decoded again",
 		       &tasks, &guessed, &redone);
-	if (b->ops->finish(b, input, got, NULL, &part))
+	gh_views_into(&views, &into);
+	if (b->ops->finish(b, input, &into))
 		disagree(b->error);
-	for (int v = 0; v < 256; v++)
-		bytes += got[v];
-	if (res == GH_PIECES_DONE && gh_edges_end(joins.edges, bytes, &stream))
+	if (res == GH_PIECES_DONE &&
+	    gh_views_end(&views, &(struct gh_view_end){ .totals = got }))
 		disagree("the tasks' chunks do not join up at their offsets");
-	gh_edges_free(joins.edges);
+	gh_views_close(&views);
 	if (res == GH_PIECES_FAILED)
 		disagree("the backend failed");
 	if (want_ret < 0 && res == GH_PIECES_DONE)
@@ -192,7 +193,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mj.sink.input < 0)
 			disagree(b->error);
 		res = gh_members_pieces(&mj);
-		if (b->ops->finish(b, mj.sink.input, got, NULL, &part))
+		if (b->ops->finish(b, mj.sink.input,
+				   &(struct gh_counted){ .totals = got,
+							 .part = &part }))
 			disagree(b->error);
 		if (res == GH_PIECES_FAILED)
 			disagree("the backend failed (members)");

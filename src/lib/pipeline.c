@@ -45,7 +45,6 @@
 #include "pipeline.h"
 #include "source.h"
 #include "join/submit.h"
-#include "tokens/tokens.h"
 
 /* Room for what is said of one input: a few lines, each of which may
  * carry a name of thousands of characters. */
@@ -69,12 +68,10 @@ struct job {
 	atomic_uint_least64_t counted;      /* its bytes counted, for the meter */
 	atomic_uint_least64_t size;         /* its size when known, else 0 */
 	uint64_t totals[256];
-	struct gpuhist_chars chars;         /* its code points (opts->chars) */
-	struct gh_stream_part part;         /* its chunks' sums (opts->stats) */
-	struct gpuhist_stream stream;       /* and with their edges, in all */
-	struct gh_joins joins;              /* joins its chunks' edges, then */
-	struct gh_tokens *tokens;           /* its tokens, until reported */
-	const struct gpuhist_tokens *tokens_result;
+	struct gh_views views;              /* what it is counted by besides
+					     * its totals (join/view.h), each
+					     * view's state kept until it is
+					     * reported */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 	bool said_decoding;                 /* -v: how it was decoded is said */
@@ -117,10 +114,9 @@ struct readers {
 
 /* What joins job's chunks at their edges, or NULL when nothing does (a
  * parallel decoder then need not end a chunk with each piece). */
-static const struct gh_joins *joins_of(const struct job *job)
+static const struct gh_views *views_of(const struct job *job)
 {
-	return job->joins.seams || job->joins.edges || job->joins.tokens
-	       ? &job->joins : NULL;
+	return job->views.n ? &job->views : NULL;
 }
 
 /* Notes how far job is read (for the meter), and the run's bytes read.
@@ -212,7 +208,7 @@ static void *read_chunks(void *arg)
 			readers_fail(rd, NULL, err);
 			break;
 		}
-		const char *why = gh_submit(joins_of(rd->job), b, rd->input, c,
+		const char *why = gh_submit(views_of(rd->job), b, rd->input, c,
 					    (uint64_t)got, gh_place_at(offset));
 
 		if (why) {
@@ -296,7 +292,7 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 			want = c->backend->stream_bytes;
 		got = gh_source_fill(src, c->data, want);
 
-		const char *why = gh_submit(joins_of(job), b, input, c,
+		const char *why = gh_submit(views_of(job), b, input, c,
 					    got > 0 ? (uint64_t)got : 0,
 					    gh_place_at(at));
 
@@ -338,21 +334,16 @@ static int begin_again(struct gh_run *run, struct job *job, int *input,
 {
 	struct gh_backend *b = run->backend;
 	uint64_t discard[256];
+	struct gh_counted into = { .totals = discard };
 
 	/* The backend's first: it may still add tokens it counted. */
-	if (b->ops->finish(b, *input, discard, &job->chars, &job->part)) {
+	gh_views_into(&job->views, &into);
+	if (b->ops->finish(b, *input, &into)) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		*input = -1;
 		return -1;
 	}
-	if (job->joins.seams)
-		gh_seams_reset(job->joins.seams);
-	if (job->joins.edges)
-		gh_edges_reset(job->joins.edges);
-	if (job->joins.tokens)
-		gh_tokens_reset(job->joins.tokens);
-	gpuhist_chars_free(&job->chars);
-	job->part = (struct gh_stream_part){ 0, 0 };
+	gh_views_reset(&job->views);
 	*input = b->ops->begin(b, readers, false);
 	if (*input < 0) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
@@ -378,7 +369,7 @@ static int count_pieces(struct gh_run *run, struct gh_source *src,
 	struct pieces_meter meter = { .run = run, .job = job };
 	struct gh_pieces_job pj = { .sink = { .b = run->backend,
 					      .input = *input,
-					      .joins = joins_of(job) },
+					      .views = views_of(job) },
 				    .threads = threads,
 				    .progress = pieces_progress, .ctx = &meter,
 				    .timing = run->opts->verbose };
@@ -449,8 +440,8 @@ static int range_context(struct gh_source *src, struct job *job, bool before)
 	if (got < 0)
 		got = 0;        /* unreadable context: as if the file ended */
 	if (!before)
-		return gh_seams_end(job->joins.seams, ctx, (int)got);
-	gh_seams_before(job->joins.seams, ctx, (int)got);
+		return gh_views_end_cut(&job->views, ctx, (int)got);
+	gh_views_before(&job->views, ctx, (int)got);
 	return 0;
 }
 
@@ -460,6 +451,8 @@ static int count_one(struct inputs *in, struct job *job)
 	struct gh_run *run = in->run;
 	struct gh_backend *b = run->backend;
 	struct gh_source *src;
+	struct gh_counted into = { .totals = job->totals };
+	const char *why;
 	int input, readers, ret, pieces = 0;
 
 	src = gh_source_open(job->input, run->opts->raw, in->readers_each,
@@ -494,26 +487,19 @@ static int count_one(struct inputs *in, struct job *job)
 		pieces = gh_source_pieces_threads(src, in->readers_each);
 	readers = pieces ? pieces
 		  : gh_source_can_pread(src) ? in->readers_each : 1;
-	job->part = (struct gh_stream_part){ 0, 0 };
-	job->stream = (struct gpuhist_stream){ 0, 0, 0 };
 	job->said_decoding = false;
-	job->joins = (struct gh_joins){ NULL, NULL, NULL };
-	if (run->opts->tokens && ranged(job->input)) {
-		gh_note(&job->notes, "%s: tokens are not counted in ranges (mpirun) yet",
-			job->name);
+	job->views.n = 0;
+	if (ranged(job->input) && (why = gh_views_no_ranges(run->opts))) {
+		gh_note(&job->notes, "%s: %s", job->name, why);
 		ret = -1;
 		goto out;
 	}
-	if ((run->opts->chars &&
-	     !(job->joins.seams = gh_seams_new(&job->chars))) ||
-	    (run->opts->stats && !(job->joins.edges = gh_edges_new())) ||
-	    (run->opts->tokens &&
-	     !(job->joins.tokens = gh_tokens_new(run->opts)))) {
+	if (gh_views_open(&job->views, run->opts)) {
 		gh_note(&job->notes, "%s: out of memory", job->name);
 		ret = -1;
 		goto out;
 	}
-	if (job->joins.seams && ranged(job->input))
+	if (gh_views_context(&job->views) && ranged(job->input))
 		range_context(src, job, true);
 	/* Every core busy with an input of its own: each counts its own. */
 	input = b->ops->begin(b, readers,
@@ -529,11 +515,11 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = count_parallel(run, src, job, input, readers);
 	else
 		ret = count_sequential(run, src, job, input);
-	if (job->joins.seams && !ret &&
-	    (ranged(job->input) ? range_context(src, job, false)
-				: gh_seams_end(job->joins.seams, NULL, 0)))
+	if (!ret && (ranged(job->input) && gh_views_context(&job->views)
+		     ? range_context(src, job, false)
+		     : gh_views_end_cut(&job->views, NULL, 0)))
 		ret = -1;
-	if (ret == -1 && job->joins.seams && !*job->messages)
+	if (ret == -1 && gh_views_context(&job->views) && !*job->messages)
 		gh_note(&job->notes, "%s: out of memory", job->name);
 	/* -v: how each compressed input was decoded, named (the parallel
 	 * decoders said so with their figures). */
@@ -543,62 +529,21 @@ static int count_one(struct inputs *in, struct job *job)
 			gh_source_decoding(src)->format,
 			gh_source_decoding(src)->decoder);
 	/* Always collect, so a failed input's counts never reach the next. */
-	if (input >= 0 && b->ops->finish(b, input, job->totals, &job->chars,
-					 &job->part) && !ret) {
+	gh_views_into(&job->views, &into);
+	if (input >= 0 && b->ops->finish(b, input, &into) && !ret) {
 		gh_note(&job->notes, "%s: %s", job->name, b->error);
 		ret = -1;
 	}
-	if (!ret && job->joins.seams &&
-	    gpuhist_chars_bytes(&job->chars, job->totals)) {
-		gh_note(&job->notes, "%s: more bytes than 64 bits count",
-			job->name);
+	if (!ret && (why = gh_views_end(&job->views, &(struct gh_view_end){
+			.totals = job->totals, .ranged = ranged(job->input),
+			.length = job->input->length }))) {
+		gh_note(&job->notes, "%s: %s", job->name, why);
 		ret = -1;
 	}
-	if (!ret && job->joins.edges) {
-		uint64_t bytes = 0;
-
-		/* The stream's bytes; a range's, with -m, are not its code
-		 * points' (a character begun in it may end past it). */
-		for (int v = 0; v < 256; v++)
-			bytes += job->totals[v];
-		if (ranged(job->input))
-			bytes = job->input->length;
-		job->stream.pairs = job->part.pairs;
-		job->stream.hits = job->part.hits;
-		/* Within 64 bits: pairs add up to 65025 a byte at most. */
-		if (bytes > UINT64_MAX / 65025) {
-			gh_note(&job->notes, "%s: more bytes than --stats sums in 64 bits",
-				job->name);
-			ret = -1;
-		} else if (gh_edges_end(job->joins.edges, bytes, &job->stream)) {
-			gh_note(&job->notes, "%s: %s", job->name,
-				"its chunks did not join up (out of memory, or an internal error)");
-			ret = -1;
-		}
-	}
-	if (!ret && job->joins.tokens) {
-		uint64_t bytes = 0;
-
-		for (int v = 0; v < 256; v++)
-			bytes += job->totals[v];
-		if (gh_tokens_end(job->joins.tokens, bytes,
-				  &job->tokens_result)) {
-			gh_note(&job->notes, "%s: %s", job->name,
-				gh_tokens_error(job->joins.tokens));
-			ret = -1;
-		}
-	}
 out:
-	gh_seams_free(job->joins.seams);
-	gh_edges_free(job->joins.edges);
-	/* The tokens stay until the input is reported. */
-	if (!ret) {
-		job->tokens = job->joins.tokens;
-	} else {
-		gh_tokens_free(job->joins.tokens);
-		job->tokens_result = NULL;
-	}
-	job->joins = (struct gh_joins){ NULL, NULL, NULL };
+	/* The views' results stay until the input is reported. */
+	if (ret)
+		gh_views_close(&job->views);
 	if (gh_source_close(src))
 		ret = -1;
 	return ret;
@@ -782,14 +727,11 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 					  : job->cancelled ? GPUHIST_ERR_CANCELLED
 					  : GPUHIST_ERR_INPUT,
 				.totals = done ? job->totals : NULL,
-				.chars = done && run->opts->chars
-					 ? &job->chars : NULL,
-				.stream = done && run->opts->stats
-					  ? &job->stream : NULL,
-				.tokens = done && run->opts->tokens
-					  ? job->tokens_result : NULL,
 				.messages = job->messages,
 			};
+
+			if (done)
+				gh_views_publish(&job->views, &result);
 
 			/* Show each input's end, however quickly it went. */
 			draw_meter(run, job, done);
@@ -799,10 +741,7 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 		}
 		pthread_mutex_lock(&in.lock);
 		job->index = -1;
-		gpuhist_chars_free(&job->chars);
-		gh_tokens_free(job->tokens);
-		job->tokens = NULL;
-		job->tokens_result = NULL;
+		gh_views_close(&job->views);
 		gh_notes_init(&job->notes, job->messages,
 			      sizeof(job->messages));
 		in.reported++;
@@ -814,8 +753,7 @@ int gh_count_inputs(struct gh_run *run, const struct gpuhist_input *list,
 	pthread_mutex_destroy(&in.lock);
 	pthread_cond_destroy(&in.changed);
 	for (int i = 0; i < in.window; i++) {
-		gpuhist_chars_free(&in.jobs[i].chars);
-		gh_tokens_free(in.jobs[i].tokens);
+		gh_views_close(&in.jobs[i].views);
 	}
 	free(in.jobs);
 	return unusable ? -2 : failed;

@@ -11,10 +11,10 @@
  *		while data: c = acquire(b); fill c->data (<= chunk_bytes of
  *			    c->backend, the backend that owns it);
  *			    submit(b, in, c, n)
- *		finish(b, in, totals, chars, part) -- its 256 exact totals
- *		                           (its code points added into chars,
- *		                           its chunks' statistics into part);
- *		                           the id is free again
+ *		finish(b, in, counted) -- its 256 exact totals, and
+ *		                           what the backend counted for the
+ *		                           views (struct gh_counted); the id
+ *		                           is free again
  *
  * Up to max_inputs inputs may be open at once, each fed by its own threads;
  * acquire() and submit() may be called from many threads at once, and
@@ -43,19 +43,27 @@
 
 struct gh_backend;
 
+/* Where finish() puts an input's counts: its 256 totals, and what the
+ * backend counted itself for the views that count on it (join/view.h's
+ * into() points each at its view's state; NULL where no view asked). */
+struct gh_counted {
+	uint64_t *totals;               /* 256 */
+	/* Code points (b->chars): the totals are then all zero and the
+	 * code points are added in here. */
+	struct gpuhist_chars *chars;
+	/* Statistics (b->stats): the sums of its chunks, each on its own,
+	 * added in here (count_stats.h). */
+	struct gh_stream_part *part;
+};
+
 /* What a backend does; one const table a kind of backend. */
 struct gh_backend_ops {
 	int (*begin)(struct gh_backend *b, int readers, bool own);
 	struct gh_chunk *(*acquire)(struct gh_backend *b);
 	int (*submit)(struct gh_backend *b, int input, struct gh_chunk *c,
 		      uint64_t len);
-	/* Counting code points (b->chars), totals are all zero and the
-	 * input's code points are added into chars.  Counting statistics
-	 * (b->stats), the sums of its chunks, each on its own, are added
-	 * into part (count_stats.h). */
-	int (*finish)(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars,
-		      struct gh_stream_part *part);
+	int (*finish)(struct gh_backend *b, int input,
+		      const struct gh_counted *into);
 	/* NULL, or brings detail up to date, first waiting (wait) for work
 	 * of its own in the background to end (auto: the GPU's start). */
 	void (*settle)(struct gh_backend *b, bool wait);

@@ -258,22 +258,24 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 
 /* The GPU's part first: once the CPU's finish() returns, the id may be
  * begun again by another input. */
-static int auto_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		       struct gpuhist_chars *chars, struct gh_stream_part *sums)
+static int auto_finish(struct gh_backend *b, int input,
+		       const struct gh_counted *into)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu = atomic_load(&ab->gpu);
 	int id = atomic_load(&ab->gpu_input[input]);
 	uint64_t part[256] = { 0 };
+	struct gh_counted gpu_into = *into;
 	int ret = 0;
 
-	if (id >= 0 && gpu->ops->finish(gpu, id, part, chars, sums))
+	gpu_into.totals = part;
+	if (id >= 0 && gpu->ops->finish(gpu, id, &gpu_into))
 		ret = failed(ab, gpu);
 	atomic_store(&ab->gpu_input[input], -1);
-	if (ab->cpu->ops->finish(ab->cpu, input, totals, chars, sums) && !ret)
+	if (ab->cpu->ops->finish(ab->cpu, input, into) && !ret)
 		ret = failed(ab, ab->cpu);
 	for (int v = 0; v < 256; v++)
-		totals[v] += part[v];
+		into->totals[v] += part[v];
 	return ret;
 }
 

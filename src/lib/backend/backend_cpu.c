@@ -220,8 +220,8 @@ static int cpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 	return 0;
 }
 
-static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars, struct gh_stream_part *part)
+static int cpu_finish(struct gh_backend *b, int input,
+		      const struct gh_counted *into)
 {
 	struct cpu_backend *cb = (struct cpu_backend *)b;
 	struct cpu_input *in = &cb->inputs[input];
@@ -230,10 +230,13 @@ static int cpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	pthread_mutex_lock(&cb->lock);
 	while (in->busy)
 		pthread_cond_wait(&cb->counted, &cb->lock);
-	memcpy(totals, in->totals, sizeof(in->totals));
-	part->pairs += in->part.pairs;
-	part->hits += in->part.hits;
-	if (b->chars && (in->failed || gh_chars_absorb(chars, &in->chars)))
+	memcpy(into->totals, in->totals, sizeof(in->totals));
+	if (into->part) {
+		into->part->pairs += in->part.pairs;
+		into->part->hits += in->part.hits;
+	}
+	if (b->chars &&
+	    (in->failed || gh_chars_absorb(into->chars, &in->chars)))
 		ret = -1;
 	if (ret)
 		snprintf(b->error, sizeof(b->error),

@@ -179,8 +179,10 @@ static int fetch_totals(struct gpu_backend *gb, struct gpu_device *d,
 	CHECK(b, cudaStreamSynchronize(d->totals_stream));
 	for (int v = 0; v < 256; v++)
 		totals[v] += part[v];
-	sums->pairs += part[256];
-	sums->hits += part[257];
+	if (sums) {
+		sums->pairs += part[256];
+		sums->hits += part[257];
+	}
 	return 0;
 }
 
@@ -219,10 +221,11 @@ static int fetch_chars(struct gpu_backend *gb, struct gpu_device *d,
 
 /* After any CUDA failure every later input fails too (gb->failed), so an
  * input slot left unzeroed by a failed fetch is never read again. */
-static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
-		      struct gpuhist_chars *chars, struct gh_stream_part *sums)
+static int gpu_finish(struct gh_backend *b, int input,
+		      const struct gh_counted *into)
 {
 	struct gpu_backend *gb = (struct gpu_backend *)b;
+	uint64_t *totals = into->totals;
 	int ret = 0;
 
 	memset(totals, 0, 256 * sizeof(uint64_t));
@@ -230,9 +233,11 @@ static int gpu_finish(struct gh_backend *b, int input, uint64_t totals[256],
 	if (b->tokens && gh_gpu_tokens_finish(gb, input))
 		ret = -1;
 	for (int i = 0; i < gb->n_devices && !ret; i++) {
-		ret = fetch_totals(gb, &gb->devices[i], input, totals, sums);
+		ret = fetch_totals(gb, &gb->devices[i], input, totals,
+				   into->part);
 		if (!ret && b->chars)
-			ret = fetch_chars(gb, &gb->devices[i], input, chars);
+			ret = fetch_chars(gb, &gb->devices[i], input,
+					  into->chars);
 	}
 	if (b->chars)           /* the statistics' kernel counted bytes too */
 		memset(totals, 0, 256 * sizeof(uint64_t));

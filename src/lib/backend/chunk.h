@@ -4,6 +4,7 @@
 #ifndef GH_CHUNK_H
 #define GH_CHUNK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct gh_backend;
@@ -17,7 +18,9 @@ struct gh_chunk {
 	unsigned char *data;       /* backend->chunk_bytes of room */
 	struct gh_backend *backend;    /* the backend that owns it */
 	int slot;                  /* that backend's own index */
-	/* Counting code points: the positions of data[0..len) the backend
+	/* What the views that count on the backend cut (join/view.h; each
+	 * field is one view's, gh_chunk_uncut() below clears them all).
+	 * Counting code points: the positions of data[0..len) the backend
 	 * counts, the bytes around them context (seams.c sets both). */
 	uint64_t from, to;
 	/* Counting statistics: where its first Monte Carlo group begins,
@@ -30,6 +33,17 @@ struct gh_chunk {
 	struct gh_tokens *tokens;
 	uint64_t tok_from, tok_to;
 };
+
+/* A chunk as no view has cut it: the backend counts all len bytes (the
+ * views' cuts in join/view.h then set what is theirs). */
+static inline void gh_chunk_uncut(struct gh_chunk *c, uint64_t len)
+{
+	c->from = 0;
+	c->to = len;
+	c->phase = 0;
+	c->tokens = NULL;
+	c->tok_from = c->tok_to = 0;
+}
 
 /* The bytes at each end of a chunk that joining chunks needs (seams.c,
  * edges.c): all a backend that decodes on a device copies back. */

@@ -395,7 +395,7 @@ static void *decode_spans(void *arg)
 	t.sp = &sp;
 	for (;;) {
 		/* Tokens need every decoded byte here: not on a device. */
-		struct gh_members *m = !gh_sink_tokens(&p->sink)
+		struct gh_members *m = !gh_sink_host_bytes(&p->sink)
 				       ? gh_sink_members_acquire(&p->sink)
 				       : NULL;
 		unsigned char *buf = m ? m->in : t.buf;

@@ -74,6 +74,7 @@ struct gh_pieces_job {
 				     * fault of the data (static), or NULL */
 	const struct gh_decoding *decoding;     /* what decoded it, for -v */
 	char summary[640];          /* what -v says of it: "N regions ..." */
+	char why_text[256];         /* room for a why made up here */
 };
 
 enum gh_pieces_result {

@@ -331,9 +331,11 @@ enum gh_pieces_result gh_zstd_pieces(struct gh_pieces_job *job)
 		 (unsigned long long)p.frames);
 	enum gh_pieces_result res = gh_pieces_verdict(&p.st, job);
 
-	if (res != GH_PIECES_FAILED && atomic_load(&p.unsized))
-		job->why = gh_sink_tokens(&job->sink)
-			   ? "its frames do not all say their size, which the tokens views need to join them in parallel"
-			   : "its frames do not all say their size, which -s needs to join them in parallel";
+	if (res != GH_PIECES_FAILED && atomic_load(&p.unsized)) {
+		snprintf(job->why_text, sizeof(job->why_text),
+			 "its frames do not all say their size, which %s to join them in parallel",
+			 gh_sink_offsets_user(&job->sink));
+		job->why = job->why_text;
+	}
 	return res;
 }

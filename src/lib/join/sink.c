@@ -23,7 +23,7 @@ uint64_t gh_sink_room(const struct gh_chunk *c)
 const char *gh_sink_submit(const struct gh_sink *s, struct gh_chunk *c,
 			   uint64_t len, struct gh_place at, bool bad)
 {
-	return gh_submit(bad ? NULL : s->joins, s->b, s->input, c,
+	return gh_submit(bad ? NULL : s->views, s->b, s->input, c,
 			 bad ? 0 : len, at);
 }
 
@@ -34,24 +34,27 @@ void gh_sink_give_back(const struct gh_sink *s, struct gh_chunk *c)
 
 bool gh_sink_joins(const struct gh_sink *s)
 {
-	return s->joins != NULL;
+	return s->views && s->views->n > 0;
 }
 
 bool gh_sink_by_offset(const struct gh_sink *s)
 {
-	return gh_joins_by_offset(s->joins);
+	return gh_views_by_offset(s->views);
 }
 
-bool gh_sink_tokens(const struct gh_sink *s)
+bool gh_sink_host_bytes(const struct gh_sink *s)
 {
-	return s->joins && s->joins->tokens;
+	return gh_views_host_bytes(s->views);
+}
+
+const char *gh_sink_offsets_user(const struct gh_sink *s)
+{
+	return gh_views_offsets_user(s->views);
 }
 
 int gh_sink_end_piece(const struct gh_sink *s, uint64_t major, uint64_t len)
 {
-	if (!s->joins || !s->joins->seams)
-		return 0;
-	return gh_seams_end_piece(s->joins->seams, major, len) ? -1 : 0;
+	return gh_views_end_piece(s->views, major, len);
 }
 
 struct gh_members *gh_sink_members_acquire(const struct gh_sink *s)
@@ -73,7 +76,7 @@ int gh_sink_members_decode(const struct gh_sink *s, struct gh_members *m,
 const char *gh_sink_submit_members(const struct gh_sink *s,
 				   struct gh_members *m, struct gh_place at)
 {
-	return gh_submit_members(s->joins, s->b, s->input, m, at);
+	return gh_submit_members(s->views, s->b, s->input, m, at);
 }
 
 void gh_sink_members_release(const struct gh_sink *s, struct gh_members *m)

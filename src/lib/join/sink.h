@@ -17,13 +17,13 @@
 #include "place.h"
 
 struct gh_backend;
-struct gh_joins;
+struct gh_views;
 
 /* One input's way to its backend. */
 struct gh_sink {
 	struct gh_backend *b;
 	int input;                  /* begun for the decoder's threads */
-	const struct gh_joins *joins;   /* NULL: nothing joins chunks */
+	const struct gh_views *views;   /* NULL: nothing joins chunks */
 };
 
 /* A chunk to fill, gh_sink_room() bytes at its data; NULL when the backend
@@ -41,10 +41,13 @@ const char *gh_sink_submit(const struct gh_sink *s, struct gh_chunk *c,
 /* Gives c back unused, with no cut (a thread that stops). */
 void gh_sink_give_back(const struct gh_sink *s, struct gh_chunk *c);
 /* Whether anything joins the chunks; whether it needs every chunk's
- * offset in the output (statistics, tokens); whether tokens are cut. */
+ * offset in the output (statistics, tokens); whether it needs every
+ * chunk's bytes on the host (tokens: no members decoded on a device). */
 bool gh_sink_joins(const struct gh_sink *s);
 bool gh_sink_by_offset(const struct gh_sink *s);
-bool gh_sink_tokens(const struct gh_sink *s);
+bool gh_sink_host_bytes(const struct gh_sink *s);
+/* Who needs the offsets, as a message says it: "-s needs" (view.h). */
+const char *gh_sink_offsets_user(const struct gh_sink *s);
 /* Piece `major` ended after `len` bytes (code points join pieces there):
  * 0, or -1 when out of memory for the edges of chunks. */
 int gh_sink_end_piece(const struct gh_sink *s, uint64_t major, uint64_t len);
