@@ -125,7 +125,8 @@ struct bytes_block {
 	struct rows r;
 	int i;
 	struct gh_row_facts facts;      /* --columns */
-	const struct gpuhist_ent *st;   /* --stats: ent's row in tsv, csv */
+	const struct gh_stats_figures *st;      /* --stats: ent's row in
+						 * tsv, csv */
 };
 
 static int bytes_start(void *ctx, enum gh_rows_of which)
@@ -142,13 +143,8 @@ static int bytes_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 	const struct rows *r = &bb->r;
 	int i = bb->i;
 
-	if (which == GH_ROWS_MACHINE && bb->st) {   /* ent -t's row */
-		if (bb->i++)
-			return 0;
-		row->n_cells = GH_STATS_COLUMNS;
-		gh_stats_cells(bb->st, row->cell);
-		return 1;
-	}
+	if (which == GH_ROWS_MACHINE && bb->st)     /* ent -t's row */
+		return bb->i++ ? 0 : gh_stats_row(bb->st, row);
 	if (i >= r->n + r->other)
 		return 0;
 	bb->i++;
@@ -188,9 +184,7 @@ static int bytes_block(struct gh_report *rep, const char *name,
 		.figure_width = 15, .rows_key = "bins", .rows_break = true,
 		.ops = &bytes_rows, .ctx = &bb,
 	};
-	struct gpuhist_ent st;
-	struct gh_cell stats[10];
-	char *report = NULL;
+	struct gh_stats_figures st = { .report = NULL };
 	uint64_t counted = gh_view_fold(rep->view, totals, bins);
 	int ret;
 
@@ -199,10 +193,11 @@ static int bytes_block(struct gh_report *rep, const char *name,
 	bb.facts.bytes_read = sum256(totals);
 	bb.facts.entropy = gh_entropy(totals);
 	if (rep->stats) {
-		gpuhist_ent_of(totals, stream, &st);
 		bb.st = &st;
-		if (!(report = gh_stats_report(&st)))
+		if (gh_stats_figures_of(&st, totals, stream)) {
+			gh_stats_figures_free(&st);
 			return -1;
+		}
 	}
 	gh_block_figure(&b, "bytes read", NULL, gh_cell_u64(NULL,
 							     bb.facts.bytes_read));
@@ -210,8 +205,8 @@ static int bytes_block(struct gh_report *rep, const char *name,
 	gh_block_figure(&b, "entropy", NULL,
 			gh_cell_fix(NULL, "%.6f bits per byte",
 				    bb.facts.entropy));
-	if (report)
-		gh_block_figure(&b, NULL, NULL, gh_cell_lit(NULL, report));
+	if (rep->stats)
+		gh_stats_report_figure(&st, &b);
 	gh_block_figure(&b, NULL, "bytes_read",
 			gh_cell_u64(NULL, bb.facts.bytes_read));
 	gh_block_figure(&b, NULL, "counted", gh_cell_u64(NULL, counted));
@@ -222,13 +217,10 @@ static int bytes_block(struct gh_report *rep, const char *name,
 				  .len = 256 });
 
 	f->json_break = f->after_rows = true;
-	if (rep->stats) {
-		f = gh_block_figure(&b, NULL, "stats", gh_stats_object(&st,
-								       stats));
-		f->json_break = f->after_rows = true;
-	}
+	if (rep->stats)
+		gh_stats_json_figure(&st, &b);
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
-	free(report);
+	gh_stats_figures_free(&st);
 	return ret;
 }
 

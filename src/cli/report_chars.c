@@ -71,7 +71,8 @@ struct chars_block {
 	int has_other;
 	char name[32], label[64];       /* the row's */
 	struct gh_row_facts facts;      /* --columns */
-	const struct gpuhist_ent *st;   /* --stats: ent's row in tsv, csv */
+	const struct gh_stats_figures *st;      /* --stats: ent's row in
+						 * tsv, csv */
 	/* json's "chars": every code point as counted, whatever the view
 	 * folds */
 	struct gh_options raw;
@@ -93,13 +94,8 @@ static int chars_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 	size_t i = cb->i;
 	int w;
 
-	if (which == GH_ROWS_MACHINE && cb->st) {   /* ent -t's row */
-		if (cb->i++)
-			return 0;
-		row->n_cells = GH_STATS_COLUMNS;
-		gh_stats_cells(cb->st, row->cell);
-		return 1;
-	}
+	if (which == GH_ROWS_MACHINE && cb->st)     /* ent -t's row */
+		return cb->i++ ? 0 : gh_stats_row(cb->st, row);
 	if (i >= cb->n + (size_t)cb->has_other)
 		return 0;
 	cb->i++;
@@ -168,10 +164,8 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	};
 	struct gh_char_row *rows = gh_charview_rows(rep->opts, chars, &cb.n,
 						    &b.share_of);
-	struct gpuhist_ent st;
-	struct gh_cell stats[10];
+	struct gh_stats_figures st = { .report = NULL };
 	struct gh_figure *f;
-	char *report = NULL;
 	int ret;
 
 	if (!rows)
@@ -183,9 +177,9 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	cb.facts.bytes_read = sum256(totals);
 	cb.facts.entropy = gh_charview_entropy(chars);
 	if (rep->stats) {
-		gpuhist_ent_of(totals, stream, &st);
 		cb.st = &st;
-		if (!(report = gh_stats_report(&st))) {
+		if (gh_stats_figures_of(&st, totals, stream)) {
+			gh_stats_figures_free(&st);
 			free(rows);
 			return -1;
 		}
@@ -197,8 +191,8 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 	gh_block_figure(&b, "entropy", NULL,
 			gh_cell_fix(NULL, "%.6f bits per character",
 				    cb.facts.entropy));
-	if (report)
-		gh_block_figure(&b, NULL, NULL, gh_cell_lit(NULL, report));
+	if (rep->stats)
+		gh_stats_report_figure(&st, &b);
 	gh_block_figure(&b, NULL, "bytes_read",
 			gh_cell_u64(NULL, cb.facts.bytes_read));
 	gh_block_figure(&b, NULL, "counted", gh_cell_u64(NULL, b.share_of));
@@ -212,13 +206,10 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 		(struct gh_cell){ .kind = GH_CELL_OBJECT,
 				  .member = chars_member, .ctx = &cb });
 	f->json_break = f->after_rows = true;
-	if (rep->stats) {
-		f = gh_block_figure(&b, NULL, "stats", gh_stats_object(&st,
-								       stats));
-		f->json_break = f->after_rows = true;
-	}
+	if (rep->stats)
+		gh_stats_json_figure(&st, &b);
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
-	free(report);
+	gh_stats_figures_free(&st);
 	free(rows);
 	return ret;
 }

@@ -42,7 +42,7 @@ static void put_report(FILE *out, const struct gpuhist_ent *st)
 		fprintf(out, "Serial correlation coefficient is undefined (all values equal!).\n");
 }
 
-char *gh_stats_report(const struct gpuhist_ent *st)
+static char *report_text(const struct gpuhist_ent *st)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -63,7 +63,7 @@ const char *const gh_stats_columns[GH_STATS_COLUMNS] = {
 	"Serial-Correlation",
 };
 
-void gh_stats_cells(const struct gpuhist_ent *st, struct gh_cell *cells)
+static void row_cells(const struct gpuhist_ent *st, struct gh_cell *cells)
 {
 	cells[0] = gh_cell_u64(NULL, st->bytes);
 	cells[1] = gh_cell_fix(NULL, "%f", st->entropy);
@@ -77,8 +77,8 @@ void gh_stats_cells(const struct gpuhist_ent *st, struct gh_cell *cells)
 								: -100000.0);
 }
 
-struct gh_cell gh_stats_object(const struct gpuhist_ent *st,
-			       struct gh_cell *cells)
+static struct gh_cell json_object(const struct gpuhist_ent *st,
+				  struct gh_cell *cells)
 {
 	size_t n = 0;
 
@@ -103,4 +103,38 @@ struct gh_cell gh_stats_object(const struct gpuhist_ent *st,
 	}
 	return (struct gh_cell){ .kind = GH_CELL_OBJECT, .key = "stats",
 				 .cells = cells, .len = n };
+}
+
+int gh_stats_figures_of(struct gh_stats_figures *s, const uint64_t totals[256],
+			const struct gpuhist_stream *stream)
+{
+	gpuhist_ent_of(totals, stream, &s->st);
+	s->report = report_text(&s->st);
+	return s->report ? 0 : -1;
+}
+
+void gh_stats_figures_free(struct gh_stats_figures *s)
+{
+	free(s->report);
+	s->report = NULL;
+}
+
+void gh_stats_report_figure(struct gh_stats_figures *s, struct gh_block *b)
+{
+	gh_block_figure(b, NULL, NULL, gh_cell_lit(NULL, s->report));
+}
+
+void gh_stats_json_figure(struct gh_stats_figures *s, struct gh_block *b)
+{
+	struct gh_figure *f = gh_block_figure(b, NULL, "stats",
+					      json_object(&s->st, s->cells));
+
+	f->json_break = f->after_rows = true;
+}
+
+int gh_stats_row(const struct gh_stats_figures *s, struct gh_row *row)
+{
+	row->n_cells = GH_STATS_COLUMNS;
+	row_cells(&s->st, row->cell);
+	return 1;
 }
