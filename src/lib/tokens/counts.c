@@ -210,10 +210,28 @@ int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n)
 	return gh_counts_add_hashed(c, units, n);
 }
 
+/* Where a unit's probe in its table begins, fetched ahead (a stale
+ * table's place, where another thread grows it, costs only the fetch). */
+static void prefetch_slot(struct gh_counts *c, const struct gh_unit *u)
+{
+	struct gh_token_table *t =
+		&c->shard[gh_counts_table_of(u->hash)].table;
+	struct gh_token_entry *slot = __atomic_load_n(&t->slot,
+						      __ATOMIC_RELAXED);
+	uint64_t cap = __atomic_load_n(&t->cap, __ATOMIC_RELAXED);
+
+	if (slot && cap)
+		__builtin_prefetch(&slot[u->hash & (cap - 1)], 1);
+}
+
+/* Units ahead whose slots are fetched while one is added. */
+#define AHEAD 8
+
 /* Adds n units to table k, whose lock the caller holds, and lets it go;
- * 0 or -1. */
+ * 0 or -1.  after[0..n_after) are the batch's units after these (of any
+ * table), whose slots are fetched ahead too. */
 static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
-			int n)
+			int n, const struct gh_unit *after, int n_after)
 {
 	struct shard *sh = &c->shard[k];
 	uint64_t limit = c->memory / SHARDS;
@@ -222,10 +240,13 @@ static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
 	for (int i = 0; i < n && !ret; i++) {
 		/* Most units that reach here are new or rare (local.c added
 		 * up the rest): each probe is a cache miss, so the slots of
-		 * the next few are fetched while this one is added. */
-		if (i + 6 < n && sh->table.cap)
-			__builtin_prefetch(&sh->table.slot[u[i + 6].hash &
-							   (sh->table.cap - 1)]);
+		 * the next few of the batch, whatever their table (a batch
+		 * holds a few units a table), are fetched while this one is
+		 * added. */
+		if (i + AHEAD < n)
+			prefetch_slot(c, &u[i + AHEAD]);
+		else if (i + AHEAD - n < n_after)
+			prefetch_slot(c, &after[i + AHEAD - n]);
 		ret = table_add(c, &sh->table, u[i].p, u[i].len, u[i].hash,
 				u[i].n, limit);
 		if (ret == 1) {
@@ -265,6 +286,8 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 		by_shard[at[gh_counts_table_of(units[i].hash)]++] = units[i];
 	/* A table another thread holds (growing, or written out) is left
 	 * for after the others, so threads do not queue behind it. */
+	for (int i = 0; i < AHEAD && i < n; i++)
+		prefetch_slot(c, &by_shard[i]);
 	for (int k = 0; k < SHARDS && !ret; k++) {
 		if (start[k] == start[k + 1])
 			continue;
@@ -273,12 +296,14 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 			continue;
 		}
 		ret = add_to_shard(c, k, by_shard + start[k],
-				   start[k + 1] - start[k]);
+				   start[k + 1] - start[k],
+				   by_shard + start[k + 1], n - start[k + 1]);
 	}
 	for (int i = 0; i < n_busy && !ret; i++) {
 		pthread_mutex_lock(&c->shard[busy[i]].lock);
 		ret = add_to_shard(c, busy[i], by_shard + start[busy[i]],
-				   start[busy[i] + 1] - start[busy[i]]);
+				   start[busy[i] + 1] - start[busy[i]],
+				   NULL, 0);
 	}
 	if (by_shard != stack)
 		free(by_shard);

@@ -43,6 +43,16 @@ static void slots_free(struct gh_token_entry *slot, uint64_t cap)
 		munmap(slot, bytes);
 }
 
+/* The slots and their count, stored whole: another thread, holding no
+ * lock of this table, reads both to fetch a slot ahead (counts.c), and
+ * may find either one old (a fetch of the wrong line, no more). */
+static void publish_slots(struct gh_token_table *t,
+			  struct gh_token_entry *slot, uint64_t cap)
+{
+	__atomic_store_n(&t->slot, slot, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->cap, cap, __ATOMIC_RELAXED);
+}
+
 static int grow_slots(struct gh_token_table *t, uint64_t cap)
 {
 	struct gh_token_entry *slot = slots_new(cap);
@@ -60,8 +70,7 @@ static int grow_slots(struct gh_token_table *t, uint64_t cap)
 		slot[k] = *e;
 	}
 	slots_free(t->slot, t->cap);
-	t->slot = slot;
-	t->cap = cap;
+	publish_slots(t, slot, cap);
 	return 0;
 }
 
@@ -165,5 +174,8 @@ void gh_token_table_free(struct gh_token_table *t)
 {
 	slots_free(t->slot, t->cap);
 	free(t->arena);
-	*t = (struct gh_token_table){ 0 };
+	publish_slots(t, NULL, 0);
+	t->used = t->total = 0;
+	t->arena = NULL;
+	t->arena_len = t->arena_cap = 0;
 }

@@ -15,7 +15,9 @@ struct gh_token_entry {
 };
 
 struct gh_token_table {
-	struct gh_token_entry *slot;    /* NULL until its first token */
+	/* NULL until its first token; slot and cap are stored atomically
+	 * (table.c's publish_slots), read by the table's lock holder */
+	struct gh_token_entry *slot;
 	uint64_t cap, used, total;
 	unsigned char *arena;
 	uint64_t arena_len, arena_cap;
