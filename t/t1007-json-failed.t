@@ -10,13 +10,12 @@ cd "$TMP" || exit 1
 printf 'hello world\n' >a
 printf 'abc' >b
 printf 'abc' | gzip -c | head -c 15 >cut.gz
-mkdir dir
 
 # Failed inputs among good ones: an entry each, in operand order.
-run_gh -f json a missing.gz b cut.gz dir 'x: y'
+run_gh -f json a missing.gz b cut.gz nodir/f 'x: y'
 is "json with failed inputs: exit 1, one message each" \
 	"$rc:$(printf '%s\n' "$err" | sed 's/^\(gpuhist: [^:]*\): .*/\1/' | tr '\n' ' ')" \
-	"1:gpuhist: missing.gz gpuhist: cut.gz gpuhist: dir gpuhist: x "
+	"1:gpuhist: missing.gz gpuhist: cut.gz gpuhist: nodir/f gpuhist: x "
 cp "$TMP/out" failed.json
 cp "$TMP/err" failed.err
 is "the failed entries: name and error only, the reason of the message" \
@@ -33,7 +32,7 @@ for e in doc["inputs"]:
 missing.gz ['error', 'name'] said
 b 256
 cut.gz ['error', 'name'] said
-dir ['error', 'name'] said
+nodir/f ['error', 'name'] said
 x: y ['error', 'name'] said"
 is "the errors are the reasons only" \
 	"$(python3 -c 'import json, sys
@@ -42,7 +41,7 @@ for e in json.load(open(sys.argv[1]))["inputs"]:
         print(e["error"])' failed.json)" \
 	"No such file or directory
 unexpected end of file (truncated gzip data)
-Is a directory (to count the files in it: find DIR -type f -print0 | gpuhist --files0-from=-)
+No such file or directory
 No such file or directory"
 "$GPUHIST" -f json a b >good.json
 is "the total is that of the good inputs only" \

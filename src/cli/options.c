@@ -22,7 +22,7 @@ enum {
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
-	OPT_QUANTILES,
+	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR,
 };
 
 void gh_options_help(void)
@@ -80,6 +80,11 @@ void gh_options_help(void)
 "      --merge            FILEs are -f json results to add up\n"
 "      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
 "                         (F is - : standard input)\n"
+"                         A FILE that is a directory is read recursively,\n"
+"                         as grep -r reads it:\n"
+"      --include=GLOB     only its files whose base name matches GLOB\n"
+"      --exclude-dir=GLOB not its directories whose base name matches GLOB\n"
+"                         (each may be given up to 32 times)\n"
 "      --total=WHEN       a total: auto (with several inputs), always,\n"
 "                         only (the total alone) or never\n"
 "  -v, --verbose          report backend, bytes, seconds and rate on stderr\n"
@@ -611,6 +616,22 @@ static int opt_files0_from(struct parse *p, int code, const char *arg)
 	return GO_ON;
 }
 
+/* --include, --exclude-dir: a glob more. */
+static int opt_glob(struct parse *p, int code, const char *arg)
+{
+	bool include = code == OPT_INCLUDE;
+	const char **globs = include ? p->opts->include : p->opts->exclude_dir;
+	int *n = include ? &p->opts->n_include : &p->opts->n_exclude_dir;
+
+	if (*n == GH_GLOBS_MAX) {
+		say("too many globs for --%s (at most %d)",
+		    include ? "include" : "exclude-dir", GH_GLOBS_MAX);
+		return REFUSED;
+	}
+	globs[(*n)++] = arg;
+	return GO_ON;
+}
+
 static int opt_device(struct parse *p, int code, const char *arg)
 {
 	long n;
@@ -701,6 +722,8 @@ static const struct option_row {
 	{ "raw",         no_argument,       OPT_RAW, opt_flag },
 	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
+	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
+	{ "exclude-dir", required_argument, OPT_EXCLUDE_DIR, opt_glob },
 	{ "total",       required_argument, OPT_TOTAL, opt_word },
 	{ "sort",        required_argument, OPT_SORT, opt_word },
 	{ "top",         required_argument, OPT_TOP, opt_count },

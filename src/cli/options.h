@@ -21,6 +21,8 @@ enum gh_total_mode { GH_TOTAL_AUTO, GH_TOTAL_ALWAYS, GH_TOTAL_ONLY,
 /* --quantiles: the percentiles --values reports, as given ("99.9") and as
  * fractions (0.999). */
 #define GH_QUANTILES_MAX 32
+/* --include and --exclude-dir: globs of each at most. */
+#define GH_GLOBS_MAX 32
 struct gh_quantiles {
 	int n;
 	double q[GH_QUANTILES_MAX];
@@ -52,6 +54,13 @@ struct gh_options {
 	enum gh_total_mode total;
 	struct gh_columns columns;  /* --columns: tsv and csv's extra columns */
 	const char *files0_from;    /* --files0-from: NUL-separated names */
+	/* Reading a directory: --include's globs (files whose base name
+	 * matches one; none: every file), --exclude-dir's (directories not
+	 * read). */
+	const char *include[GH_GLOBS_MAX];
+	int n_include;
+	const char *exclude_dir[GH_GLOBS_MAX];
+	int n_exclude_dir;
 	char **operands;            /* never empty: "-" when none given
 				     * (and none with files0_from) */
 	int n_operands;
