@@ -1,0 +1,1 @@
+"""benchlib - bench/run's parts, a module a group of cases"""
