@@ -138,6 +138,17 @@ struct gpuhist_options {
 				 * then add up to the bytes read but are
 				 * not the byte values' (the command sets
 				 * it: it shows only the bytes read) */
+	/* Lines (a library built with PCRE2; else GPUHIST_ERR_ARGUMENT):
+	 * with match, a PCRE2 pattern, only the lines it matches are
+	 * counted, by every view; with exclude, only the lines it does not
+	 * match; with both, the lines match keeps and exclude does not.  A
+	 * line ends after its \n (matched without it); the last may end
+	 * without one.  Counting is then of the lines kept, in order, as if
+	 * they were the input (grep -e RE | gpuhist), each input read by
+	 * one thread.  NULL: every line. */
+	const char *match;
+	const char *exclude;
+	int match_caseless;     /* both patterns ignore ASCII case */
 	/* Fields added after 0.2 go here, last. */
 };
 

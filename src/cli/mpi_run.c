@@ -155,7 +155,8 @@ static int plan_one(struct rank_run *rr, const char *name, uint64_t *bytes)
 		return 0;       /* stdin, streams, and what will fail */
 	/* Tokens cross any place a file could be cut: counted whole. */
 	if (rr->size > 1 && size >= GH_MPI_SPLIT_MIN &&
-	    kind == GPUHIST_KIND_FILE && !rr->opts->lib.tokens) {
+	    kind == GPUHIST_KIND_FILE && !rr->opts->lib.tokens &&
+	    !rr->opts->lib.match && !rr->opts->lib.exclude) {
 		*bytes = size;
 		for (int r = 0; r < rr->size; r++)
 			rr->load[r] += *bytes / (uint64_t)rr->size;

@@ -22,7 +22,7 @@ enum {
 	OPT_DEVICE, OPT_DEVICES, OPT_CHUNK_SIZE, OPT_STREAMS, OPT_THREADS,
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
-	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR,
+	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
 };
 
 void gh_options_help(void)
@@ -76,6 +76,9 @@ void gh_options_help(void)
 "                         this order: label (as the table shows the bin),\n"
 "                         share (of what the view counted), and the\n"
 "                         input's bytes_read, counted, entropy\n"
+"      --match=REGEX      count only the lines REGEX (PCRE2) matches, in every\n"
+"                         view; -i ignores case\n"
+"      --exclude=REGEX    count only the lines REGEX does not match\n"
 "      --raw              count compressed input as it is, without decoding\n"
 "      --merge            FILEs are -f json results to add up\n"
 "      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
@@ -616,6 +619,35 @@ static int opt_files0_from(struct parse *p, int code, const char *arg)
 	return GO_ON;
 }
 
+/* --match, --exclude: a pattern of lines (the library compiles it). */
+static int opt_pattern(struct parse *p, int code, const char *arg)
+{
+	if (code == OPT_MATCH)
+		p->lib->match = arg;
+	else
+		p->lib->exclude = arg;
+	return GO_ON;
+}
+
+/* Whether --match or --exclude is a pattern the library refuses (said,
+ * naming the option): a counter opened to compile it, then freed. */
+static bool bad_pattern(const struct gpuhist_options *lib)
+{
+	gpuhist_counter *c;
+	char why[512];
+
+	if (gpuhist_open(&c, lib, why, sizeof(why)) == GPUHIST_OK) {
+		gpuhist_free(c);
+		return false;
+	}
+	if (!strncmp(why, "match:", 6) || !strncmp(why, "exclude:", 8))
+		say("--%s", why);
+	else
+		say("option %s cannot be used: %s",
+		    lib->match ? "--match" : "--exclude", why);
+	return true;
+}
+
 /* --include, --exclude-dir: a glob more. */
 static int opt_glob(struct parse *p, int code, const char *arg)
 {
@@ -723,6 +755,8 @@ static const struct option_row {
 	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
 	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
+	{ "match",       required_argument, OPT_MATCH, opt_pattern },
+	{ "exclude",     required_argument, OPT_EXCLUDE, opt_pattern },
 	{ "exclude-dir", required_argument, OPT_EXCLUDE_DIR, opt_glob },
 	{ "total",       required_argument, OPT_TOTAL, opt_word },
 	{ "sort",        required_argument, OPT_SORT, opt_word },
@@ -777,9 +811,20 @@ static enum gh_parse_result check(struct parse *p)
 		    opts->ignore_case ? "-i" : "-c");
 		return usage_error();
 	}
+	/* -i: the patterns ignore case (and, with no tokens view, the
+	 * letters are folded too). */
+	lib->match_caseless = opts->ignore_case && (lib->match || lib->exclude);
+	if (opts->merge && (lib->match || lib->exclude)) {
+		say("option %s cannot be combined with --merge (the results are counted already)",
+		    lib->match ? "--match" : "--exclude");
+		return usage_error();
+	}
+	if ((lib->match || lib->exclude) && bad_pattern(lib))
+		return usage_error();
 	if (p->tokens_opt) {
 		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
-				  : opts->ignore_case ? "-i"
+				  : opts->ignore_case && !lib->match_caseless
+				  ? "-i"
 				  : p->view_opt_seen ? p->first_view : NULL;
 
 		if (other) {

@@ -55,7 +55,7 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, tokens_only) + \
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, match_caseless) + \
 		       sizeof(int))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
@@ -185,6 +185,16 @@ int gpuhist_open(gpuhist_counter **counter,
 		return GPUHIST_ERR_NOMEM;
 	}
 	c->opts.temporary_directory = c->temporary_directory;
+	/* The patterns, compiled: the program's strings are not kept. */
+	c->run.match = gh_match_new(&c->opts, c->message, sizeof(c->message));
+	c->opts.match = c->opts.exclude = NULL;
+	if (c->message[0]) {
+		if (why)
+			snprintf(why, why_len, "%s", c->message);
+		free(c->temporary_directory);
+		free(c);
+		return GPUHIST_ERR_ARGUMENT;
+	}
 	if (!c->opts.threads)
 		c->opts.threads = online_cores();
 	c->run.opts = &c->opts;
@@ -210,6 +220,7 @@ int gpuhist_free(gpuhist_counter *c)
 	 * the counter, until the process ends. */
 	if (!left_running) {
 		pthread_mutex_destroy(&c->run.cancel_lock);
+		gh_match_free(c->run.match);
 		free(c->temporary_directory);
 		free(c);
 	}

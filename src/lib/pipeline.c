@@ -72,6 +72,8 @@ struct job {
 					     * its totals (join/view.h), each
 					     * view's state kept until it is
 					     * reported */
+	struct gh_lines *lines;             /* the lines it is counted by
+					     * (match.h), or NULL: all */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 	bool said_decoding;                 /* -v: how it was decoded is said */
@@ -290,7 +292,17 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 		if (plain && c->backend->stream_bytes &&
 		    c->backend->stream_bytes < want)
 			want = c->backend->stream_bytes;
-		got = gh_source_fill(src, c->data, want);
+		if (job->lines) {
+			const char *lines_why;
+
+			got = gh_lines_fill(job->lines, src, c->data, want,
+					    &lines_why);
+			if (got < 0 && lines_why)
+				gh_note(&job->notes, "%s: %s", job->name,
+					lines_why);
+		} else {
+			got = gh_source_fill(src, c->data, want);
+		}
 
 		const char *why = gh_submit(views_of(job), b, input, c,
 					    got > 0 ? (uint64_t)got : 0,
@@ -483,10 +495,12 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (decoding)
 		atomic_store(&run->decoding, decoding);
-	if (!ranged(job->input))
+	/* Lines matched are read in order, by one thread. */
+	if (!ranged(job->input) && !run->match)
 		pieces = gh_source_pieces_threads(src, in->readers_each);
 	readers = pieces ? pieces
-		  : gh_source_can_pread(src) ? in->readers_each : 1;
+		  : gh_source_can_pread(src) && !run->match ? in->readers_each
+		  : 1;
 	job->said_decoding = false;
 	job->views.n = 0;
 	if (ranged(job->input) && (why = gh_views_no_ranges(run->opts))) {
@@ -494,7 +508,14 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 		goto out;
 	}
-	if (gh_views_open(&job->views, run->opts)) {
+	if (run->match && ranged(job->input)) {
+		gh_note(&job->notes, "%s: lines are not matched in byte ranges (mpirun) yet",
+			job->name);
+		ret = -1;
+		goto out;
+	}
+	if ((run->match && !(job->lines = gh_lines_new(run->match))) ||
+	    gh_views_open(&job->views, run->opts)) {
 		gh_note(&job->notes, "%s: out of memory", job->name);
 		ret = -1;
 		goto out;
@@ -521,6 +542,14 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 	if (ret == -1 && gh_views_context(&job->views) && !*job->messages)
 		gh_note(&job->notes, "%s: out of memory", job->name);
+	if (!ret && run->opts->verbose && job->lines) {
+		uint64_t seen, kept;
+
+		gh_lines_tally(job->lines, &seen, &kept);
+		gh_note(&job->notes, "%s: %llu of %llu lines matched (on the CPU, %s)",
+			job->name, (unsigned long long)kept,
+			(unsigned long long)seen, gh_match_engine());
+	}
 	/* -v: how each compressed input was decoded, named (the parallel
 	 * decoders said so with their figures). */
 	if (!ret && run->opts->verbose && gh_source_decoding(src) &&
@@ -541,6 +570,8 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 	}
 out:
+	gh_lines_free(job->lines);
+	job->lines = NULL;
 	/* The views' results stay until the input is reported. */
 	if (ret)
 		gh_views_close(&job->views);

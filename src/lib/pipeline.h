@@ -10,10 +10,13 @@
 #include "backend/backend.h"
 #include "decode/decoder.h"
 #include "gpuhist.h"
+#include "match.h"
 
 /* What the pipeline counts with, and what it has done, in one place. */
 struct gh_run {
 	const struct gpuhist_options *opts;     /* threads resolved */
+	struct gh_match *match;             /* the lines counted (match.h),
+					     * NULL: all */
 	struct gh_backend *backend;
 	double opened;                      /* gh_now() when the counter opened */
 	atomic_uint_least64_t bytes_done;   /* all inputs so far */
