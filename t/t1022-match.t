@@ -15,7 +15,7 @@ if ! "$GPUHIST" --match=x /dev/null >/dev/null 2>err; then
 	grep -q 'PCRE2' err && skip_all "built without PCRE2"
 fi
 
-plan 23
+plan 25
 
 gen log 3000000 >gen.log
 # A log with a kept line of 100 KB, lines of every length around 4 KiB
@@ -123,6 +123,17 @@ same_file "a pipe: the same lines" got want
 printf 'a\nb' >nolf.log
 "$GPUHIST" -b -f tsv --total=never --match=b nolf.log | awk -F'\t' 'NR > 1 && $3 > 0 { print $2 "=" $3 }' >got
 is "a last line without a newline: counted as it is" "$(cat got)" "98=1"
+
+if have_gpu; then
+	for v in -t -s; do
+		"$GPUHIST" --backend=gpu -f tsv --match=' 404 ' $v -b gen.log >got 2>/dev/null
+		"$GPUHIST" --backend=cpu -f tsv --match=' 404 ' $v -b gen.log >want
+		same_file "--backend=gpu $v: the CPU's counts of the lines kept" got want
+	done
+else
+	skip "--backend=gpu -t: the CPU's counts of the lines kept" "no CUDA device"
+	skip "--backend=gpu -s: the CPU's counts of the lines kept" "no CUDA device"
+fi
 
 keep gen.log ' 404 '
 run_gh -v --match=' 404 ' -t gen.log
