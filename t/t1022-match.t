@@ -15,7 +15,7 @@ if ! "$GPUHIST" --match=x /dev/null >/dev/null 2>err; then
 	grep -q 'PCRE2' err && skip_all "built without PCRE2"
 fi
 
-plan 25
+plan 29
 
 gen log 3000000 >gen.log
 # A log with a kept line of 100 KB, lines of every length around 4 KiB
@@ -111,6 +111,12 @@ keep odd.log 'ERROR|WARN'
 same_view "lines across 4 KiB chunks, one of 100 KB, the last without its newline" \
 	odd.log -b --chunk-size=4096
 same_view "the same, --lines" odd.log --lines --chunk-size=4096
+# A plain file is filtered by its readers, each a span of a chunk's size,
+# the kept lines placed in order: spans of 4 KiB, a line across dozens.
+same_view "3 readers, 4 KiB spans: -s, one stream in order" odd.log -s -b --threads=3 --chunk-size=4096
+same_view "3 readers, 4 KiB spans: -m" odd.log -m -b --threads=3 --chunk-size=4096
+same_view "3 readers, 4 KiB spans: -t" odd.log -t --threads=3 --chunk-size=4096
+same_view "3 readers, 5000-byte spans: --field=2" odd.log --field=2 --threads=3 --chunk-size=5000
 gzip -c odd.log >odd.log.gz
 same_view "a gzip file: its decoded lines" odd.log.gz -b
 "$GPUHIST" -f tsv --total=never --match='ERROR|WARN' -b - <odd.log.gz | cut -f2- >got
@@ -138,7 +144,7 @@ fi
 keep gen.log ' 404 '
 run_gh -v --match=' 404 ' -t gen.log
 like "-v: how many lines it kept of how many, and where" \
-	"$err" "gen.log: $(tr -cd '\n' <kept 2>/dev/null | wc -c | tr -d ' ')"' of [0-9]+ lines matched \(on the CPU, PCRE2'
+	"$err" "gen.log: $(tr -cd '\n' <kept 2>/dev/null | wc -c | tr -d ' ')"' of [0-9]+ lines matched \(on the CPU, [0-9]+ threads?, PCRE2'
 
 run_gh --match='(' gen.log
 like "a bad pattern: exit 2, naming --match and PCRE2's reason" \

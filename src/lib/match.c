@@ -264,6 +264,32 @@ int64_t gh_lines_fill(struct gh_lines *l, struct gh_source *src,
 	}
 }
 
+int64_t gh_lines_filter(struct gh_lines *l, const unsigned char *p,
+			size_t len, unsigned char *out, const char **why)
+{
+	size_t at = 0, n = 0;
+
+	while (at < len) {
+		const unsigned char *nl = memchr(p + at, '\n', len - at);
+		size_t line = nl ? (size_t)(nl - (p + at)) : len - at;
+		size_t whole = nl ? line + 1 : line;
+		int k = kept(l, p + at, line);
+
+		if (k < 0) {
+			*why = l->why;
+			return -1;
+		}
+		l->seen++;
+		if (k) {
+			l->kept++;
+			memcpy(out + n, p + at, whole);
+			n += whole;
+		}
+		at += whole;
+	}
+	return (int64_t)n;
+}
+
 void gh_lines_tally(const struct gh_lines *l, uint64_t *seen, uint64_t *kept)
 {
 	*seen = l->seen;
@@ -307,6 +333,14 @@ int64_t gh_lines_fill(struct gh_lines *l, struct gh_source *src,
 		      unsigned char *out, uint64_t cap, const char **why)
 {
 	(void)l, (void)src, (void)out, (void)cap;
+	*why = "built without PCRE2";
+	return -1;
+}
+
+int64_t gh_lines_filter(struct gh_lines *l, const unsigned char *p,
+			size_t len, unsigned char *out, const char **why)
+{
+	(void)l, (void)p, (void)len, (void)out;
 	*why = "built without PCRE2";
 	return -1;
 }

@@ -35,6 +35,13 @@ void gh_lines_free(struct gh_lines *l);
 int64_t gh_lines_fill(struct gh_lines *l, struct gh_source *src,
 		      unsigned char *out, uint64_t cap, const char **why);
 
+/* The kept lines among the whole lines of p[0..len) (the last one ends
+ * without its \n only where the input does) into out, which has room for
+ * len: the bytes written, or -1 with *why set (matching failed).  For
+ * readers that each filter their own part of a file. */
+int64_t gh_lines_filter(struct gh_lines *l, const unsigned char *p,
+			size_t len, unsigned char *out, const char **why);
+
 /* The lines seen and kept so far. */
 void gh_lines_tally(const struct gh_lines *l, uint64_t *seen, uint64_t *kept);
 

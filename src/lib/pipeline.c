@@ -74,6 +74,7 @@ struct job {
 					     * reported */
 	struct gh_lines *lines;             /* the lines it is counted by
 					     * (match.h), or NULL: all */
+	uint64_t lines_seen, lines_kept;    /* -v: what the filters did */
 	struct gh_notes notes;              /* what is said of it, in messages */
 	char messages[GH_JOB_NOTES];
 	bool said_decoding;                 /* -v: how it was decoded is said */
@@ -319,6 +320,253 @@ static int count_sequential(struct gh_run *run, struct gh_source *src,
 	}
 }
 
+/*
+ * A plain file whose lines a pattern filters, on several threads.  Each
+ * claims the next span of the file (a chunk's size) and owns the lines that
+ * begin in them (the last read on to its newline), filters them into a
+ * buffer of its own, then, in span order, takes the next place in the
+ * kept lines' stream, so that the views see them as one stream read in
+ * order (-s and tokens join chunks by their offsets there), and hands
+ * them on in chunks.  Only taking the place waits for the spans before.
+ */
+struct kept_readers {
+	struct gh_run *run;
+	struct gh_source *src;
+	struct job *job;
+	int input;
+	uint64_t size;
+	uint64_t span;                      /* bytes a reader claims at once */
+	atomic_uint_least64_t next_span;
+	pthread_mutex_t lock;
+	pthread_cond_t turned;
+	uint64_t turn;                      /* the span whose place is next */
+	uint64_t at;                        /* the kept stream's length so far */
+	atomic_uint_least64_t seen, kept;
+	atomic_int failed;
+	const char *why;                    /* the first failure's, or NULL: */
+	int err;                            /* errno of a read */
+};
+
+static void kept_fail(struct kept_readers *kr, const char *why, int err)
+{
+	pthread_mutex_lock(&kr->lock);
+	if (!atomic_exchange(&kr->failed, 1)) {
+		kr->why = why;
+		kr->err = err;
+	}
+	pthread_mutex_unlock(&kr->lock);
+}
+
+/* Span k's place in the kept stream, for n bytes: waits for the spans
+ * before it (every span claimed takes its place, failed or not). */
+static uint64_t kept_place(struct kept_readers *kr, uint64_t k, uint64_t n)
+{
+	uint64_t at;
+
+	pthread_mutex_lock(&kr->lock);
+	while (kr->turn != k)
+		pthread_cond_wait(&kr->turned, &kr->lock);
+	at = kr->at;
+	kr->at += n;
+	kr->turn++;
+	pthread_cond_broadcast(&kr->turned);
+	pthread_mutex_unlock(&kr->lock);
+	return at;
+}
+
+/* Reads span k and the rest of its last line into *buf (grown): the
+ * bytes of the lines that begin in it at (*buf)[*first..*len).  0, or
+ * -1 (errno, or ENOMEM). */
+static int kept_read(struct kept_readers *kr, uint64_t k, unsigned char **buf,
+		     size_t *room, size_t *first, size_t *len)
+{
+	uint64_t start = k * kr->span, from = start ? start - 1 : 0;
+	uint64_t end = start + kr->span < kr->size ? start + kr->span
+						    : kr->size;
+	size_t n = 0, want = (size_t)(end - from);
+	int64_t got;
+
+	for (;;) {
+		if (n + want > *room) {
+			size_t more = 2 * *room > n + want ? 2 * *room : n + want;
+			unsigned char *b = realloc(*buf, more);
+
+			if (!b) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*buf = b;
+			*room = more;
+		}
+		got = gh_source_pread(kr->src, *buf + n, want, from + n);
+		if (got < 0)
+			return -1;
+		n += (size_t)got;
+		/* Done at the end of the file, or once the span's last line
+		 * has its newline. */
+		if ((uint64_t)got < want || from + n >= kr->size ||
+		    (from + n > end && (*buf)[n - 1] == '\n') ||
+		    (from + n == end && (*buf)[n - 1] == '\n'))
+			break;
+		if (from + n >= end) {
+			const unsigned char *nl = memchr(*buf + (end - from) - 1,
+							 '\n', n - (end - from) + 1);
+
+			if (nl) {
+				n = (size_t)(nl - *buf) + 1;
+				break;
+			}
+		}
+		want = 64 << 10;
+	}
+	/* The first line that begins in the span: at its start, or after
+	 * the first newline from the byte before it. */
+	size_t f = 0, span_end = (size_t)(end - from);
+
+	if (start) {
+		const unsigned char *nl = memchr(*buf, '\n',
+						 n < span_end ? n : span_end);
+
+		f = nl ? (size_t)(nl - *buf) + 1 : span_end;
+	}
+	/* The last one that does: to the first newline at or after the
+	 * span's end (or the end of the file). */
+	size_t e = n;
+
+	if (span_end > f && span_end < n) {
+		const unsigned char *nl = memchr(*buf + span_end - 1, '\n',
+						 n - (span_end - 1));
+
+		e = nl ? (size_t)(nl - *buf) + 1 : n;
+	} else if (span_end <= f) {
+		e = f;
+	}
+	*first = f;
+	*len = e > f ? e : f;
+	return 0;
+}
+
+static void *read_kept(void *arg)
+{
+	struct kept_readers *kr = arg;
+	struct gh_backend *b = kr->run->backend;
+	struct gh_lines *l = gh_lines_new(kr->run->match);
+	unsigned char *buf = NULL, *out = NULL;
+	size_t room = 0, out_room = 0;
+
+	if (!l)
+		kept_fail(kr, "out of memory", 0);
+	for (;;) {
+		uint64_t k = atomic_fetch_add(&kr->next_span, 1);
+		size_t first = 0, len = 0;
+		int64_t kept = 0;
+		const char *why = NULL;
+
+		if (k * kr->span >= kr->size && !(k == 0 && !kr->size))
+			break;
+		if (!atomic_load(&kr->failed) && l &&
+		    kept_read(kr, k, &buf, &room, &first, &len)) {
+			kept_fail(kr, NULL, errno);
+			len = first = 0;
+		}
+		if (len - first > out_room) {
+			unsigned char *o = realloc(out, len - first);
+
+			if (o) {
+				out = o;
+				out_room = len - first;
+			} else {
+				kept_fail(kr, "out of memory", 0);
+				len = first = 0;
+			}
+		}
+		if (len > first && !atomic_load(&kr->failed)) {
+			kept = gh_lines_filter(l, buf + first, len - first, out,
+					       &why);
+			if (kept < 0) {
+				kept_fail(kr, why, 0);
+				kept = 0;
+			}
+		}
+		/* Every span takes its place, so that none waits forever. */
+		uint64_t at = kept_place(kr, k, (uint64_t)kept);
+
+		for (uint64_t done = 0; done < (uint64_t)kept &&
+					!atomic_load(&kr->failed);) {
+			struct gh_chunk *c = b->ops->acquire(b);
+
+			if (!c) {
+				kept_fail(kr, b->error, 0);
+				break;
+			}
+			uint64_t n = (uint64_t)kept - done;
+
+			if (n > c->backend->chunk_bytes)
+				n = c->backend->chunk_bytes;
+			memcpy(c->data, out + done, n);
+			why = gh_submit(views_of(kr->job), b, kr->input, c, n,
+					gh_place_at(at + done));
+			if (why) {
+				kept_fail(kr, why, 0);
+				break;
+			}
+			done += n;
+		}
+		add_bytes(kr->run, kr->job, (uint64_t)kept, 0);
+		note_read(kr->run, kr->job, k * kr->span + kr->span < kr->size
+					    ? k * kr->span + kr->span : kr->size);
+	}
+	if (l) {
+		uint64_t seen, kept;
+
+		gh_lines_tally(l, &seen, &kept);
+		atomic_fetch_add(&kr->seen, seen);
+		atomic_fetch_add(&kr->kept, kept);
+	}
+	gh_lines_free(l);
+	free(buf);
+	free(out);
+	return NULL;
+}
+
+static int count_kept_parallel(struct gh_run *run, struct gh_source *src,
+			       struct job *job, int input, int n_readers)
+{
+	struct kept_readers kr = { .run = run, .src = src, .job = job,
+				   .input = input,
+				   .size = gh_source_size(src),
+				   .span = run->backend->chunk_bytes };
+	pthread_t threads[GH_READERS_MAX];
+	int started = 0;
+
+	atomic_init(&kr.next_span, 0);
+	atomic_init(&kr.seen, 0);
+	atomic_init(&kr.kept, 0);
+	atomic_init(&kr.failed, 0);
+	pthread_mutex_init(&kr.lock, NULL);
+	pthread_cond_init(&kr.turned, NULL);
+	while (started < n_readers - 1 &&
+	       pthread_create(&threads[started], NULL, read_kept, &kr) == 0)
+		started++;
+	read_kept(&kr);
+	for (int i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&kr.lock);
+	pthread_cond_destroy(&kr.turned);
+	gh_source_pread_end(src, kr.size);
+	job->lines_seen = atomic_load(&kr.seen);
+	job->lines_kept = atomic_load(&kr.kept);
+	if (!atomic_load(&kr.failed))
+		return 0;
+	if (kr.why) {
+		gh_note(&job->notes, "%s: %s", job->name, kr.why);
+	} else {
+		errno = kr.err;
+		gh_note_errno(&job->notes, "%s: read error", job->name);
+	}
+	return -1;
+}
+
 /* What a decoder of pieces reports goes to the meter and -v. */
 struct pieces_meter {
 	struct gh_run *run;
@@ -495,12 +743,12 @@ static int count_one(struct inputs *in, struct job *job)
 
 	if (decoding)
 		atomic_store(&run->decoding, decoding);
-	/* Lines matched are read in order, by one thread. */
+	/* Lines matched: a plain file by its readers (count_kept_parallel),
+	 * anything else in order by one thread. */
 	if (!ranged(job->input) && !run->match)
 		pieces = gh_source_pieces_threads(src, in->readers_each);
 	readers = pieces ? pieces
-		  : gh_source_can_pread(src) && !run->match ? in->readers_each
-		  : 1;
+		  : gh_source_can_pread(src) ? in->readers_each : 1;
 	job->said_decoding = false;
 	job->views.n = 0;
 	if (ranged(job->input) && (why = gh_views_no_ranges(run->opts))) {
@@ -514,7 +762,9 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 		goto out;
 	}
-	if ((run->match && !(job->lines = gh_lines_new(run->match))) ||
+	job->lines_seen = job->lines_kept = 0;
+	if ((run->match && readers == 1 &&
+	     !(job->lines = gh_lines_new(run->match))) ||
 	    gh_views_open(&job->views, run->opts)) {
 		gh_note(&job->notes, "%s: out of memory", job->name);
 		ret = -1;
@@ -532,6 +782,10 @@ static int count_one(struct inputs *in, struct job *job)
 	}
 	if (pieces)
 		ret = count_pieces(run, src, job, &input, pieces);
+	else if (run->match && readers > 1)
+		ret = count_kept_parallel(run, src, job, input, readers);
+	else if (run->match)
+		ret = count_sequential(run, src, job, input);
 	else if (readers > 1 || ranged(job->input))
 		ret = count_parallel(run, src, job, input, readers);
 	else
@@ -542,14 +796,14 @@ static int count_one(struct inputs *in, struct job *job)
 		ret = -1;
 	if (ret == -1 && gh_views_context(&job->views) && !*job->messages)
 		gh_note(&job->notes, "%s: out of memory", job->name);
-	if (!ret && run->opts->verbose && job->lines) {
-		uint64_t seen, kept;
-
-		gh_lines_tally(job->lines, &seen, &kept);
-		gh_note(&job->notes, "%s: %llu of %llu lines matched (on the CPU, %s)",
-			job->name, (unsigned long long)kept,
-			(unsigned long long)seen, gh_match_engine());
-	}
+	if (job->lines)
+		gh_lines_tally(job->lines, &job->lines_seen, &job->lines_kept);
+	if (!ret && run->opts->verbose && run->match)
+		gh_note(&job->notes, "%s: %llu of %llu lines matched (on the CPU, %d thread%s, %s)",
+			job->name, (unsigned long long)job->lines_kept,
+			(unsigned long long)job->lines_seen,
+			readers > 1 ? readers : 1, readers > 1 ? "s" : "",
+			gh_match_engine());
 	/* -v: how each compressed input was decoded, named (the parallel
 	 * decoders said so with their figures). */
 	if (!ret && run->opts->verbose && gh_source_decoding(src) &&
