@@ -149,6 +149,10 @@ struct gpuhist_options {
 	const char *match;
 	const char *exclude;
 	int match_caseless;     /* both patterns ignore ASCII case */
+	int match_field;        /* 0: the patterns see the whole line; N:
+				 * its Nth field (from 1, split as the
+				 * tokens' field: runs of blanks as awk's,
+				 * or at separator), "" where it has fewer */
 	/* Fields added after 0.2 go here, last. */
 };
 

@@ -15,7 +15,7 @@ if ! "$GPUHIST" --match=x /dev/null >/dev/null 2>err; then
 	grep -q 'PCRE2' err && skip_all "built without PCRE2"
 fi
 
-plan 29
+plan 32
 
 gen log 3000000 >gen.log
 # A log with a kept line of 100 KB, lines of every length around 4 KiB
@@ -31,6 +31,24 @@ for i in range(3000):
 lines.insert(1500, b"ERROR huge " + b"y" * 100000)
 open("odd.log", "wb").write(b"\n".join(lines))     # no \n at the end
 PY
+
+# keep_field FILE PATTERN N [SEP]: the lines whose Nth field (awk's
+# blanks, or SEP) Python's re matches, into kept.
+keep_field() {
+	python3 - "$@" <<'PY'
+import re, sys
+path, pat, n = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3])
+sep = sys.argv[4].encode() if len(sys.argv) > 4 else None
+out = []
+for line in open(path, "rb").read().splitlines(keepends=True):
+    body = line[:-1] if line.endswith(b"\n") else line
+    fields = body.split(sep) if sep else re.split(rb"[ \t]+", body.strip(b" \t"))
+    field = fields[n - 1] if len(fields) >= n else b""
+    if re.search(pat, field):
+        out.append(line)
+open("kept", "wb").write(b"".join(out))
+PY
+}
 
 # keep FILE PATTERN [exclude|both EXCL] [i]: FILE's lines Python's re keeps,
 # each with its own ending, into kept.
@@ -125,6 +143,17 @@ same_file "standard input, gzip'd" got want
 cat odd.log | "$GPUHIST" -f tsv --total=never --match='ERROR|WARN' --lines | cut -f2- >got
 "$GPUHIST" -f tsv --total=never --lines kept | cut -f2- >want
 same_file "a pipe: the same lines" got want
+
+PAT_ARGS=(--match='^[45]' --match-field=9)
+keep_field gen.log '^[45]' 9
+same_view "--match-field=9: the lines whose status begins 4 or 5" gen.log --field=1
+PAT_ARGS=(--match='^$' --match-field=3)
+keep_field odd.log '^$' 3
+same_view "--match-field=3: a line of fewer fields has an empty one" odd.log --lines
+tr ' ' ',' <odd.log >odd.csv
+PAT_ARGS=(-F, --match='^1' --match-field=2)
+keep_field odd.csv '^1' 2 ,
+same_view "-F, --match-field=2: fields between commas" odd.csv -b
 
 printf 'a\nb' >nolf.log
 "$GPUHIST" -b -f tsv --total=never --match=b nolf.log | awk -F'\t' 'NR > 1 && $3 > 0 { print $2 "=" $3 }' >got

@@ -23,6 +23,7 @@ enum {
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
+	OPT_MATCH_FIELD,
 };
 
 void gh_options_help(void)
@@ -79,6 +80,8 @@ void gh_options_help(void)
 "      --match=REGEX      count only the lines REGEX (PCRE2) matches, in every\n"
 "                         view; -i ignores case\n"
 "      --exclude=REGEX    count only the lines REGEX does not match\n"
+"      --match-field=N    match field N of each line (as --field splits it),\n"
+"                         not the whole line\n"
 "      --raw              count compressed input as it is, without decoding\n"
 "      --merge            FILEs are -f json results to add up\n"
 "      --files0-from=F    read the FILEs from F, each ended by a NUL byte\n"
@@ -622,10 +625,18 @@ static int opt_files0_from(struct parse *p, int code, const char *arg)
 /* --match, --exclude: a pattern of lines (the library compiles it). */
 static int opt_pattern(struct parse *p, int code, const char *arg)
 {
-	if (code == OPT_MATCH)
+	long n;
+
+	if (code == OPT_MATCH) {
 		p->lib->match = arg;
-	else
+	} else if (code == OPT_EXCLUDE) {
 		p->lib->exclude = arg;
+	} else {                /* --match-field */
+		if (number(arg, 1, INT_MAX, "field", "--match-field",
+			   "1 or more", &n))
+			return REFUSED;
+		p->lib->match_field = (int)n;
+	}
 	return GO_ON;
 }
 
@@ -757,6 +768,7 @@ static const struct option_row {
 	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
 	{ "match",       required_argument, OPT_MATCH, opt_pattern },
 	{ "exclude",     required_argument, OPT_EXCLUDE, opt_pattern },
+	{ "match-field", required_argument, OPT_MATCH_FIELD, opt_pattern },
 	{ "exclude-dir", required_argument, OPT_EXCLUDE_DIR, opt_glob },
 	{ "total",       required_argument, OPT_TOTAL, opt_word },
 	{ "sort",        required_argument, OPT_SORT, opt_word },
@@ -850,8 +862,13 @@ static enum gh_parse_result check(struct parse *p)
 		    p->memory_opt);
 		return usage_error();
 	}
-	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD) {
-		say("option -F applies to --field and --values only");
+	if (lib->match_field && !lib->match && !lib->exclude) {
+		say("option --match-field applies to --match and --exclude only");
+		return usage_error();
+	}
+	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD &&
+	    !lib->match_field) {
+		say("option -F applies to --field, --values and --match-field only");
 		return usage_error();
 	}
 	if (p->values_opt && !opts->values) {

@@ -55,7 +55,7 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, match_caseless) + \
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, match_field) + \
 		       sizeof(int))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
@@ -127,6 +127,8 @@ static const char *invalid(const struct gpuhist_options *opts)
 		return "field out of range (from 1)";
 	if (opts->separator < -1 || opts->separator > 255)
 		return "separator out of range (-1, or a byte 0..255)";
+	if (opts->match_field < 0)
+		return "match_field out of range (0, or from 1)";
 	return NULL;
 }
 

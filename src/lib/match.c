@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "tokens/blank_field.h"
 
 #ifdef HAVE_PCRE2
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -19,6 +20,8 @@
 
 struct gh_match {
 	pcre2_code *keep, *drop;        /* match, exclude (NULL: none) */
+	int field;                      /* 0: the line; N: its Nth field */
+	int separator;                  /* the fields' byte, -1: blanks */
 };
 
 struct gh_lines {
@@ -83,6 +86,8 @@ struct gh_match *gh_match_new(const struct gpuhist_options *opts, char *why,
 		snprintf(why, why_len, "out of memory");
 		return NULL;
 	}
+	m->field = opts->match_field;
+	m->separator = opts->separator;
 	if ((opts->match &&
 	     !(m->keep = compile("match", opts->match, opts->match_caseless,
 				 why, why_len))) ||
@@ -163,11 +168,46 @@ static int matches(struct gh_lines *l, const pcre2_code *code,
 	return -1;
 }
 
+/* Field m->field of the line p[0..*len): where it starts, its length in
+ * *len ("" where the line has fewer). */
+static const unsigned char *field_of(const struct gh_match *m,
+				     const unsigned char *p, size_t *len)
+{
+	const unsigned char *end = p + *len, *q = p;
+
+	if (m->separator < 0) {
+		const unsigned char *from, *to;
+
+		if (gh_blank_field(p, end, m->field, &from, &to)) {
+			*len = (size_t)(to - from);
+			return from;
+		}
+	} else {
+		for (int k = 1;; k++) {
+			const unsigned char *s = memchr(q, m->separator,
+							(size_t)(end - q));
+			const unsigned char *to = s ? s : end;
+
+			if (k == m->field) {
+				*len = (size_t)(to - q);
+				return q;
+			}
+			if (!s)
+				break;
+			q = s + 1;
+		}
+	}
+	*len = 0;
+	return p;
+}
+
 /* Whether the line p[0..len) (its \n left out) is kept: 1, 0 or -1. */
 static int kept(struct gh_lines *l, const unsigned char *p, size_t len)
 {
 	int k = 1;
 
+	if (l->m->field)
+		p = field_of(l->m, p, &len);
 	if (l->m->keep)
 		k = matches(l, l->m->keep, l->keep_md, p, len);
 	if (k == 1 && l->m->drop) {
