@@ -55,7 +55,7 @@ want = [0] * 256
 for b in text:
     want[b] += 1
 
-print("1..%d" % (30 + len(REAL)))
+print("1..%d" % (34 + len(REAL)))
 ok(gpuhist.version() == subprocess.run(
     [GPUHIST, "--version"], capture_output=True, text=True
 ).stdout.split()[1], "gpuhist.version() is the command's: %s"
@@ -231,4 +231,35 @@ try:
     ok(False, "precision= with view='field' raises ValueError")
 except ValueError:
     ok(True, "precision= with view='field' raises ValueError")
+# match=, exclude=, caseless=, match_field=: the lines Python's re keeps
+# (where the library was built with PCRE2).
+try:
+    gpuhist.count(b"", match="x")
+    have_pcre2 = True
+except gpuhist.Error:
+    have_pcre2 = False
+if not have_pcre2:
+    for _ in range(4):
+        n += 1
+        print("ok %d # SKIP libgpuhist built without PCRE2" % n)
+else:
+    body_lines = text.split(b"\n")
+    if body_lines and body_lines[-1] == b"":
+        body_lines.pop()
+    kept = [l for l in body_lines if re.search(rb" 404 ", l)]
+    ok(gpuhist.count(TEXT, view="lines", match=" 404 ") ==
+       collections.Counter(kept), "match=: the lines re keeps")
+    kept = [l for l in body_lines if not re.search(rb"GET", l, re.I)]
+    ok(gpuhist.count(TEXT, view="lines", exclude=b"get", caseless=True) ==
+       collections.Counter(kept), "exclude=, caseless=True: the others")
+    kept = [l for l in body_lines
+            if len(l.split()) >= 9 and re.search(rb"^3", l.split()[8])]
+    ok(gpuhist.count(TEXT, view="lines", match="^3", match_field=9) ==
+       collections.Counter(kept), "match_field=9: the lines whose 9th field re keeps")
+    try:
+        gpuhist.count(TEXT, match="(")
+        ok(False, "a bad pattern raises gpuhist.Error")
+    except gpuhist.Error as e:
+        ok(str(e).startswith("match: invalid pattern '('") and
+           e.status == gpuhist.STATUS_ARGUMENT, "a bad pattern raises gpuhist.Error, PCRE2's reason")
 sys.exit(1 if failed else 0)
