@@ -10,7 +10,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 39
+plan 41
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -75,7 +75,7 @@ is "the parts add up to the file, each byte read once" "$sum" "$size"
 
 # Bad inputs among good ones: same report, each named once, exit 1 on all.
 set -- "$TMP/big.log" "$TMP/missing" "$TMP/part.gz" "$TMP/truncated.gz" \
-	"$TMP" "$TMP/random"
+	"$TMP/gone/x" "$TMP/random"
 one -f json --backend=cpu "$@"
 mpi 3 -f json --backend=cpu "$@"
 is "bad inputs: exit status 1 on one process and under mpirun" \
@@ -230,6 +230,23 @@ same_file "--lines in 1M (spilled) under mpirun: one process's rows" \
 one --merge --lines -f tsv "$TMP/t1.json" "$TMP/t2.json"
 mpi 3 --merge --lines -f tsv "$TMP/t1.json" "$TMP/t2.json"
 same_file "--merge --lines under mpirun: reported once" "$TMP/mpi.out" \
+	"$TMP/one.out"
+
+# --match: a file over the split size counted whole by one rank (its lines
+# are filtered in order), the same as one process, and a directory read.
+if "$GPUHIST" --match=x /dev/null >/dev/null 2>&1; then
+	one --match='GET /(api|login)' -s -b -f tsv --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+	mpi 3 --match='GET /(api|login)' -s -b -f tsv --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+	same_file "--match -s under mpirun: one process's rows" "$TMP/mpi.out" \
+		"$TMP/one.out"
+else
+	skip "--match -s under mpirun: one process's rows" "built without PCRE2"
+fi
+mkdir -p "$TMP/dir/sub" && cp "$TMP/random" "$TMP/dir/sub/r" &&
+	cp "$TMP/part.gz" "$TMP/dir/p.gz"
+one -t -f tsv --backend=cpu "$TMP/dir"
+mpi 2 -t -f tsv --backend=cpu "$TMP/dir"
+same_file "a directory under mpirun: one process's rows" "$TMP/mpi.out" \
 	"$TMP/one.out"
 
 # A backend no rank can use: exit 1 on every rank, no report.
