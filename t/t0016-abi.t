@@ -14,7 +14,7 @@ need_cmd gzip
 	skip_all "no shared libgpuhist in the build (--disable-shared)"
 CC=${CC:-cc}
 
-plan 6
+plan 7
 
 cd "$TMP" || exit 1
 mkdir newer
@@ -26,6 +26,7 @@ is "the newer header adds a field to both structures" \
 
 cat >abi.c <<'PROG'
 /* Counts files with the options and inputs of newer/gpuhist.h. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,16 @@ int main(int argc, char **argv)
 		o.future = 1;
 	if (!strcmp(argv[1], "uninitialised"))
 		memset(&o, 0, sizeof(o));
+	if (!strcmp(argv[1], "as-0.2")) {
+		/* A 0.2 program's options, in memory whose bytes past them
+		 * are anything (here all ones): none of those may be read. */
+		size_t old = offsetof(struct gpuhist_options,
+				      temporary_directory) + sizeof(char *);
+
+		memset(&o, 0xff, sizeof(o));
+		gpuhist_options_init_size(&o, old);
+		o.backend = GPUHIST_BACKEND_CPU;
+	}
 	if (gpuhist_open(&c, &o, why, sizeof(why)) != GPUHIST_OK) {
 		printf("open: %s\n", why);
 		return 1;
@@ -104,6 +115,9 @@ is "a set input field this library does not know: refused, naming the input" \
 	"$(run future-input a b c.gz; echo "exit $?")" \
 	"count: input 1: fields this libgpuhist ($("$GPUHIST" --version | sed 's/.* //')) does not know are set: the program was built for a newer one
 exit 1"
+run as-0.2 a b c.gz >got
+same_file "a 0.2 program's options, all ones past them: nothing past them read" \
+	got want
 is "options not made by gpuhist_options_init(): refused" \
 	"$(run uninitialised a; echo "exit $?")" \
 	"open: options not set up by gpuhist_options_init() (struct_size 0)

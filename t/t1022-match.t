@@ -15,7 +15,7 @@ if ! "$GPUHIST" --match=x /dev/null >/dev/null 2>err; then
 	grep -q 'PCRE2' err && skip_all "built without PCRE2"
 fi
 
-plan 32
+plan 35
 
 gen log 3000000 >gen.log
 # A log with a kept line of 100 KB, lines of every length around 4 KiB
@@ -154,6 +154,26 @@ tr ' ' ',' <odd.log >odd.csv
 PAT_ARGS=(-F, --match='^1' --match-field=2)
 keep_field odd.csv '^1' 2 ,
 same_view "-F, --match-field=2: fields between commas" odd.csv -b
+
+# A line of 4 MB across a thousand spans: each span it fills is read once
+# (it was read again to the line's end by every one: minutes).
+python3 -c 'import sys; sys.stdout.write("a b\n" + "y" * (4 << 20) + "\nc d\n")' >long.log
+"$GPUHIST" -f tsv --total=never --lines --threads=3 --chunk-size=4096 --match=y long.log |
+	awk -F'\t' 'NR > 1 { print length($2) "=" $3 }' >got
+is "a line of 4 MB across 4 KiB spans on 3 threads: kept, once" "$(cat got)" "4194304=1"
+
+# A pattern PCRE2 gives up on (its match limit), on a reader's line: the
+# input fails, saying why (the reason outlives the reader's filter).
+python3 -c '
+for i in range(2000): print("x" * 50)
+print("a" * 40 + "b")
+for i in range(2000): print("x" * 50)' >backtrack.log
+run_gh --threads=3 --chunk-size=4096 --match='^(a+)+$' -s -f tsv backtrack.log
+like "a match PCRE2 gives up on: exit 1, its reason" "$rc:$err" \
+	"^1:gpuhist: backtrack.log: matching a line failed: match limit exceeded"
+run_gh --threads=1 --match='^(a+)+$' -b backtrack.log
+like "the same, read in order by one thread" "$rc:$err" \
+	"^1:gpuhist: backtrack.log: matching a line failed: match limit exceeded"
 
 printf 'a\nb' >nolf.log
 "$GPUHIST" -b -f tsv --total=never --match=b nolf.log | awk -F'\t' 'NR > 1 && $3 > 0 { print $2 "=" $3 }' >got

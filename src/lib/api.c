@@ -127,7 +127,9 @@ static const char *invalid(const struct gpuhist_options *opts)
 		return "field out of range (from 1)";
 	if (opts->separator < -1 || opts->separator > 255)
 		return "separator out of range (-1, or a byte 0..255)";
-	if (opts->match_field < 0)
+	/* A field past what an older program's structure holds is not read. */
+	if (opts->struct_size >= offsetof(struct gpuhist_options, match_field) +
+				 sizeof(int) && opts->match_field < 0)
 		return "match_field out of range (0, or from 1)";
 	return NULL;
 }

@@ -116,8 +116,6 @@ struct gh_lines *gh_lines_new(const struct gh_match *m)
 	if (!l)
 		return NULL;
 	l->m = m;
-	l->room = STAGE_BYTES;
-	l->stage = malloc(l->room);
 	l->ctx = pcre2_match_context_create(NULL);
 	/* JIT's default stack is 32 KiB; a pattern that recurses deep
 	 * gets up to 1 MiB before it fails the input. */
@@ -130,7 +128,7 @@ struct gh_lines *gh_lines_new(const struct gh_match *m)
 	if (m->drop)
 		l->drop_md = pcre2_match_data_create_from_pattern(m->drop,
 								  NULL);
-	if (!l->stage || !l->ctx || !l->stack || (m->keep && !l->keep_md) ||
+	if (!l->ctx || !l->stack || (m->keep && !l->keep_md) ||
 	    (m->drop && !l->drop_md)) {
 		gh_lines_free(l);
 		return NULL;
@@ -230,15 +228,18 @@ static int refill(struct gh_lines *l, struct gh_source *src, const char **why)
 		l->end -= l->start;
 		l->start = 0;
 	}
+	/* The stage is taken at the first read (gh_lines_filter needs
+	 * none), and doubled where a line fills it. */
 	if (l->end == l->room) {
-		unsigned char *more = realloc(l->stage, 2 * l->room);
+		size_t room = l->room ? 2 * l->room : STAGE_BYTES;
+		unsigned char *more = realloc(l->stage, room);
 
 		if (!more) {
 			*why = "out of memory for a line";
 			return -1;
 		}
 		l->stage = more;
-		l->room *= 2;
+		l->room = room;
 	}
 	got = gh_source_fill(src, l->stage + l->end, l->room - l->end);
 	if (got < 0)
@@ -267,7 +268,8 @@ int64_t gh_lines_fill(struct gh_lines *l, struct gh_source *src,
 			if (l->emit < l->emit_end)
 				return (int64_t)n;      /* out is full */
 		}
-		const unsigned char *p = l->stage + l->start;
+		/* (No stage before the first read: nothing to look at.) */
+		const unsigned char *p = l->stage ? l->stage + l->start : NULL;
 		const unsigned char *nl = l->start < l->end
 					  ? memchr(p, '\n', l->end - l->start)
 					  : NULL;

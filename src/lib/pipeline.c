@@ -343,15 +343,16 @@ struct kept_readers {
 	uint64_t at;                        /* the kept stream's length so far */
 	atomic_uint_least64_t seen, kept;
 	atomic_int failed;
-	const char *why;                    /* the first failure's, or NULL: */
+	char why[GH_NOTE_LINE];             /* the first failure's, or "": */
 	int err;                            /* errno of a read */
 };
 
 static void kept_fail(struct kept_readers *kr, const char *why, int err)
 {
+	/* Copied: a reader's reason lives in its filter, freed as it ends. */
 	pthread_mutex_lock(&kr->lock);
 	if (!atomic_exchange(&kr->failed, 1)) {
-		kr->why = why;
+		snprintf(kr->why, sizeof(kr->why), "%s", why ? why : "");
 		kr->err = err;
 	}
 	pthread_mutex_unlock(&kr->lock);
@@ -374,75 +375,87 @@ static uint64_t kept_place(struct kept_readers *kr, uint64_t k, uint64_t n)
 	return at;
 }
 
-/* Reads span k and the rest of its last line into *buf (grown): the
- * bytes of the lines that begin in it at (*buf)[*first..*len).  0, or
- * -1 (errno, or ENOMEM). */
+/* Makes *buf hold at least need bytes (doubling); 0, or -1 (ENOMEM). */
+static int kept_room(unsigned char **buf, size_t *room, size_t need)
+{
+	size_t more = *room ? *room : 1;
+	unsigned char *b;
+
+	if (need <= *room)
+		return 0;
+	while (more < need)
+		more *= 2;
+	b = realloc(*buf, more);
+	if (!b) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*buf = b;
+	*room = more;
+	return 0;
+}
+
+/* Reads span k (and the byte before it) into *buf (grown), and, where a
+ * line begins in it, the rest of its last line: the bytes of the lines
+ * that begin in the span at (*buf)[*first..*len) (none: *first ==
+ * *len).  0, or -1 (errno, or ENOMEM). */
 static int kept_read(struct kept_readers *kr, uint64_t k, unsigned char **buf,
 		     size_t *room, size_t *first, size_t *len)
 {
 	uint64_t start = k * kr->span, from = start ? start - 1 : 0;
 	uint64_t end = start + kr->span < kr->size ? start + kr->span
 						    : kr->size;
-	size_t n = 0, want = (size_t)(end - from);
+	size_t span_end = (size_t)(end - from), n, f = 0;
 	int64_t got;
 
-	for (;;) {
-		if (n + want > *room) {
-			size_t more = 2 * *room > n + want ? 2 * *room : n + want;
-			unsigned char *b = realloc(*buf, more);
+	*first = *len = 0;
+	if (kept_room(buf, room, span_end ? span_end : 1))
+		return -1;
+	got = gh_source_pread(kr->src, *buf, span_end, from);
+	if (got < 0)
+		return -1;
+	n = (size_t)got;                    /* less: the file shrank */
+	/* The first line that begins in the span: at its start, or after
+	 * the first newline from the byte before it; none where that
+	 * newline is the span's last byte, or there is none (a line that
+	 * began before goes on through it). */
+	if (start) {
+		const unsigned char *nl = memchr(*buf, '\n', n);
 
-			if (!b) {
-				errno = ENOMEM;
+		if (!nl || (size_t)(nl - *buf) + 1 >= n)
+			return 0;
+		f = (size_t)(nl - *buf) + 1;
+	}
+	if (f >= n)
+		return 0;
+	/* The span's last line, to its newline past the span's end (or to
+	 * the end of the file): read on, twice as much each time, looking
+	 * only at what is new. */
+	if (n == span_end && end < kr->size && (*buf)[n - 1] != '\n') {
+		size_t want = span_end > ((size_t)64 << 10) ? span_end
+							    : (size_t)64 << 10;
+
+		for (;;) {
+			if (kept_room(buf, room, n + want))
 				return -1;
-			}
-			*buf = b;
-			*room = more;
-		}
-		got = gh_source_pread(kr->src, *buf + n, want, from + n);
-		if (got < 0)
-			return -1;
-		n += (size_t)got;
-		/* Done at the end of the file, or once the span's last line
-		 * has its newline. */
-		if ((uint64_t)got < want || from + n >= kr->size ||
-		    (from + n > end && (*buf)[n - 1] == '\n') ||
-		    (from + n == end && (*buf)[n - 1] == '\n'))
-			break;
-		if (from + n >= end) {
-			const unsigned char *nl = memchr(*buf + (end - from) - 1,
-							 '\n', n - (end - from) + 1);
+			got = gh_source_pread(kr->src, *buf + n, want, from + n);
+			if (got < 0)
+				return -1;
+			const unsigned char *nl = memchr(*buf + n, '\n',
+							 (size_t)got);
 
 			if (nl) {
 				n = (size_t)(nl - *buf) + 1;
 				break;
 			}
+			n += (size_t)got;
+			if ((size_t)got < want)
+				break;      /* the end of the file */
+			want *= 2;
 		}
-		want = 64 << 10;
-	}
-	/* The first line that begins in the span: at its start, or after
-	 * the first newline from the byte before it. */
-	size_t f = 0, span_end = (size_t)(end - from);
-
-	if (start) {
-		const unsigned char *nl = memchr(*buf, '\n',
-						 n < span_end ? n : span_end);
-
-		f = nl ? (size_t)(nl - *buf) + 1 : span_end;
-	}
-	/* The last one that does: to the first newline at or after the
-	 * span's end (or the end of the file). */
-	size_t e = n;
-
-	if (span_end > f && span_end < n) {
-		const unsigned char *nl = memchr(*buf + span_end - 1, '\n',
-						 n - (span_end - 1));
-
-		e = nl ? (size_t)(nl - *buf) + 1 : n;
-	} else if (span_end <= f) {
-		e = f;
 	}
 	*first = f;
-	*len = e > f ? e : f;
+	*len = n;
 	return 0;
 }
 
@@ -558,7 +571,7 @@ static int count_kept_parallel(struct gh_run *run, struct gh_source *src,
 	job->lines_kept = atomic_load(&kr.kept);
 	if (!atomic_load(&kr.failed))
 		return 0;
-	if (kr.why) {
+	if (kr.why[0]) {
 		gh_note(&job->notes, "%s: %s", job->name, kr.why);
 	} else {
 		errno = kr.err;
