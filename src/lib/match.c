@@ -171,29 +171,11 @@ static int matches(struct gh_lines *l, const pcre2_code *code,
 static const unsigned char *field_of(const struct gh_match *m,
 				     const unsigned char *p, size_t *len)
 {
-	const unsigned char *end = p + *len, *q = p;
+	const unsigned char *from, *to;
 
-	if (m->separator < 0) {
-		const unsigned char *from, *to;
-
-		if (gh_blank_field(p, end, m->field, &from, &to)) {
-			*len = (size_t)(to - from);
-			return from;
-		}
-	} else {
-		for (int k = 1;; k++) {
-			const unsigned char *s = memchr(q, m->separator,
-							(size_t)(end - q));
-			const unsigned char *to = s ? s : end;
-
-			if (k == m->field) {
-				*len = (size_t)(to - q);
-				return q;
-			}
-			if (!s)
-				break;
-			q = s + 1;
-		}
+	if (gh_line_field(p, p + *len, m->field, m->separator, &from, &to)) {
+		*len = (size_t)(to - from);
+		return from;
 	}
 	*len = 0;
 	return p;

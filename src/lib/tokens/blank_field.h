@@ -1,5 +1,6 @@
 /* blank_field.h - a line's Nth field as awk's default splits it (runs of
- * bytes other than space and tab), found 16 bytes at a time
+ * bytes other than space and tab), found 16 bytes at a time; or, with a
+ * separator byte, what lies between separators (gh_line_field)
  *
  * With SSE2 (every x86-64): a 16-bit mask of the blanks of 16 bytes; a
  * field starts where a non-blank follows a blank (or the line's start), so
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -104,6 +106,33 @@ static inline bool gh_blank_field(const unsigned char *p,
 		after_blank = blank;
 	}
 	return false;
+}
+
+/* The field'th field of line [p, end) as the tokens' field view splits
+ * it: by runs of blanks (separator < 0), or at each separator byte, as
+ * cut -d; false where the line has fewer. */
+static inline bool gh_line_field(const unsigned char *p,
+				 const unsigned char *end, int field,
+				 int separator, const unsigned char **from,
+				 const unsigned char **to)
+{
+	const unsigned char *q = p;
+
+	if (separator < 0)
+		return gh_blank_field(p, end, field, from, to);
+	for (int k = 1;; k++) {
+		const unsigned char *s = memchr(q, separator,
+						(size_t)(end - q));
+
+		if (k == field) {
+			*from = q;
+			*to = s ? s : end;
+			return true;
+		}
+		if (!s)
+			return false;
+		q = s + 1;
+	}
 }
 
 #endif

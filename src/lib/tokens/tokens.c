@@ -64,39 +64,18 @@ static bool is_word_sep(unsigned char c)
 static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 		      uint64_t len, struct gh_unit *u)
 {
+	const unsigned char *from, *to;
+
 	u->p = p;
 	u->len = len;
 	u->n = 1;
 	if (t->view != GPUHIST_TOKENS_FIELD)
 		return;
-	const unsigned char *end = p + len, *q = p;
-	int k = 1;
-
-	if (t->separator < 0) {
-		const unsigned char *from, *to;
-
-		if (gh_blank_field(p, end, t->field, &from, &to)) {
-			u->p = from;
-			u->len = (uint64_t)(to - from);
-			return;
-		}
-	} else {
-		for (;;) {
-			const unsigned char *s = memchr(q, t->separator,
-							(size_t)(end - q));
-			const unsigned char *to = s ? s : end;
-
-			if (k++ == t->field) {
-				u->p = q;
-				u->len = (uint64_t)(to - q);
-				return;
-			}
-			if (!s)
-				break;
-			q = s + 1;
-		}
+	if (gh_line_field(p, p + len, t->field, t->separator, &from, &to)) {
+		u->p = from;
+		u->len = (uint64_t)(to - from);
+		return;
 	}
-	u->p = p;
 	u->len = 0;                     /* no such field: "" */
 }
 
