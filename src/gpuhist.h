@@ -76,6 +76,8 @@ enum gpuhist_backend {
 #define GPUHIST_CHUNK_MAX ((uint64_t)1 << 31)
 /* Most threads a counter runs for reading and counting. */
 #define GPUHIST_THREADS_MAX 1024
+/* The most fields one compound key may join (n_fields). */
+#define GPUHIST_FIELDS_MAX 8
 
 /* Where a count stands, as the progress callback is told it. */
 struct gpuhist_progress {
@@ -153,6 +155,14 @@ struct gpuhist_options {
 				 * its Nth field (from 1, split as the
 				 * tokens' field: runs of blanks as awk's,
 				 * or at separator), "" where it has fewer */
+	/* A key of several fields (GPUHIST_TOKENS_FIELD): with n_fields
+	 * 2..GPUHIST_FIELDS_MAX, a line's unit is its fields fields[0],
+	 * fields[1], ... (each from 1, split as field's; "" where the line
+	 * has fewer) joined by one byte: the separator where one is set,
+	 * else a tab, so that neither can be inside a field; field must
+	 * then be fields[0].  0 (the default) or 1: field alone. */
+	int n_fields;
+	int fields[GPUHIST_FIELDS_MAX];
 	/* Fields added after 0.2 go here, last. */
 };
 

@@ -64,6 +64,6 @@ usage "--devices with 17 entries" "invalid list '0(,0)+' for --devices" \
 usage "two views (-b and -c)" "options -b and -c select different views" -b -c
 usage "two views (-c and -w)" "options -c and -w select different views" \
 	-c -w 3
-usage "--field twice, different (one field at a time until compound keys)" \
-	"--field given twice \\(1 and 2\\): one field is counted at a time" \
+usage "--field twice, different (one key at a time)" \
+	"--field given twice \\(1 and 2\\): one key is counted at a time" \
 	--field=1 --field=2

@@ -58,7 +58,7 @@ struct gh_cell {
 /* Which rows a writer asks a view for. */
 enum gh_rows_of { GH_ROWS_TABLE, GH_ROWS_MACHINE, GH_ROWS_JSON };
 
-#define GH_ROW_CELLS 8
+#define GH_ROW_CELLS (GPUHIST_FIELDS_MAX + 2)
 
 struct gh_row {
 	/* The table's */

@@ -36,7 +36,7 @@
 enum {
 	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
 	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
-	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512,
+	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
 };
@@ -46,7 +46,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "separator", KEY_SEPARATOR }, { "bytes_read", KEY_BYTES_READ },
 	{ "tokens", KEY_TOKENS }, { "distinct", KEY_DISTINCT },
 	{ "counts", KEY_COUNTS }, { "other", KEY_OTHER },
-	{ "error", KEY_ERROR },
+	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -57,11 +57,17 @@ struct entry {
 	uint64_t field, separator, bytes_read, tokens, distinct, other;
 	uint64_t rows, counts_sum, fingerprint;
 	gpuhist_token_sum *into;    /* the total's counts go here, else NULL */
+	const struct gpuhist_options *opts;     /* the merging command's */
+	int n_fields;               /* "fields": a key of several */
+	uint64_t fields[GPUHIST_FIELDS_MAX];
 	/* the row being read */
 	unsigned char *token;
 	size_t token_cap, token_len;
 	uint64_t count;
-	unsigned row_seen;          /* 1 token, 2 count */
+	unsigned row_seen;          /* 1 token, 2 count; a key's field i:
+				     * 4 << i */
+	unsigned char *part[GPUHIST_FIELDS_MAX];        /* a key's fields */
+	size_t part_cap[GPUHIST_FIELDS_MAX], part_len[GPUHIST_FIELDS_MAX];
 };
 
 /* The whole document. */
@@ -70,6 +76,8 @@ struct doc {
 	struct entry e;
 	unsigned char *token;       /* the rows' buffer, kept between them */
 	size_t token_cap;
+	unsigned char *part[GPUHIST_FIELDS_MAX];        /* ... a key's */
+	size_t part_cap[GPUHIST_FIELDS_MAX];
 	int has_inputs, has_total;
 	uint64_t inputs_bytes, inputs_tokens, inputs_fingerprint;
 	uint64_t total_bytes, total_tokens, total_fingerprint, total_distinct;
@@ -91,11 +99,81 @@ static uint64_t token_hash(const unsigned char *p, size_t len)
 	return h ^ (h >> 33);
 }
 
+/* Which of the merging command's key fields a row's member is ("field9"
+ * of --field=1,9 is 1), or -1. */
+static int key_part(const struct entry *e, const char *key)
+{
+	char name[24];
+
+	for (int i = 0; i < e->opts->n_fields && e->opts->n_fields > 1;
+	     i++) {
+		snprintf(name, sizeof(name), "field%d", e->opts->fields[i]);
+		if (!strcmp(key, name))
+			return i;
+	}
+	return -1;
+}
+
+/* A key's row: its fields joined as the key was (key.h's join byte),
+ * into e->token; 0, or -1 (refused). */
+static int join_parts(struct gh_json *r, struct entry *e)
+{
+	const struct gpuhist_options *o = e->opts;
+	unsigned char join = o->separator < 0 ? '\t'
+			     : (unsigned char)o->separator;
+	size_t len = (size_t)o->n_fields - 1;
+
+	for (int i = 0; i < o->n_fields; i++) {
+		if (memchr(e->part[i], join, e->part_len[i]))
+			return gh_json_refuse(r, "%s: counts[%llu]: field%d holds the byte that joins a key's fields",
+					      e->where,
+					      (unsigned long long)e->rows,
+					      o->fields[i]);
+		len += e->part_len[i];
+	}
+	if (len > e->token_cap) {
+		unsigned char *t = realloc(e->token, len);
+
+		if (!t) {
+			r->ours = 1;
+			return gh_json_refuse(r, "out of memory");
+		}
+		e->token = t;
+		e->token_cap = len;
+	}
+	e->token_len = 0;
+	for (int i = 0; i < o->n_fields; i++) {
+		if (i)
+			e->token[e->token_len++] = join;
+		if (e->part_len[i])
+			memcpy(e->token + e->token_len, e->part[i],
+			       e->part_len[i]);
+		e->token_len += e->part_len[i];
+	}
+	return 0;
+}
+
 static int row_member(struct gh_json *r, int depth, const char *key,
 		      void *ctx)
 {
 	struct entry *e = ctx;
+	int part = key_part(e, key);
 
+	if (part >= 0) {
+		if (e->row_seen & (4u << part))
+			return gh_json_refuse(r, "%s: counts[%llu]: \"%s\" is there twice",
+					      e->where,
+					      (unsigned long long)e->rows, key);
+		e->row_seen |= 4u << part;
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '"')
+			return gh_json_refuse(r, "%s: counts[%llu]: %s is not a string",
+					      e->where,
+					      (unsigned long long)e->rows, key);
+		return gh_json_read_bytes(r, &e->part[part],
+					  &e->part_cap[part],
+					  &e->part_len[part]);
+	}
 	if (!strcmp(key, "token")) {
 		if (e->row_seen & 1)
 			return gh_json_refuse(r, "%s: counts[%llu]: \"token\" is there twice",
@@ -131,10 +209,30 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	e->row_seen = 0;
 	if (gh_json_read_object(r, depth, row_member, e))
 		return -1;
-	if (e->row_seen != 3)
+	if (e->opts->n_fields > 1) {
+		unsigned all = ((4u << e->opts->n_fields) - 4) | 2;
+
+		for (int i = 0; i < e->opts->n_fields; i++)
+			if (!(e->row_seen & (4u << i)))
+				return gh_json_refuse(r, "%s: counts[%llu] has no \"field%d\"",
+						      e->where,
+						      (unsigned long long)e->rows,
+						      e->opts->fields[i]);
+		if ((e->row_seen & all) != all)
+			return gh_json_refuse(r, "%s: counts[%llu] has no \"count\"",
+					      e->where,
+					      (unsigned long long)e->rows);
+		if (e->row_seen & 1)
+			return gh_json_refuse(r, "%s: counts[%llu] has a \"token\" beside its key's fields",
+					      e->where,
+					      (unsigned long long)e->rows);
+		if (join_parts(r, e))
+			return -1;
+	} else if (e->row_seen != 3) {
 		return gh_json_refuse(r, "%s: counts[%llu] has no \"%s\"",
 				      e->where, (unsigned long long)e->rows,
 				      e->row_seen & 1 ? "count" : "token");
+	}
 	if (!e->count)
 		return gh_json_refuse(r, "%s: counts[%llu] is 0 (gpuhist lists only the tokens it saw)",
 				      e->where, (unsigned long long)e->rows);
@@ -149,6 +247,18 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(e->into));
 	}
 	return 0;
+}
+
+static int field_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+
+	(void)depth;
+	if (i >= GPUHIST_FIELDS_MAX)
+		return gh_json_refuse(r, "%s: fields holds more than %d",
+				      e->where, GPUHIST_FIELDS_MAX);
+	e->n_fields = (int)i + 1;
+	return gh_json_read_count(r, e->where, "fields", &e->fields[i]);
 }
 
 static int entry_member(struct gh_json *r, int depth, const char *key,
@@ -189,6 +299,12 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 					  &e->distinct);
 	case KEY_OTHER:
 		return gh_json_read_count(r, e->where, "other", &e->other);
+	case KEY_FIELDS:
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '[')
+			return gh_json_refuse(r, "%s: fields is not a list",
+					      e->where);
+		return gh_json_read_array(r, depth, field_item, e);
 	case KEY_COUNTS:
 		return gh_json_read_array(r, depth, row_item, e);
 	default:
@@ -196,15 +312,38 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	}
 }
 
+/* "fields 1,9" (", separator 58"), for a message. */
+static void fields_text(char *out, size_t len, const char *view,
+			const uint64_t *fields, int n, long long separator)
+{
+	size_t at = (size_t)snprintf(out, len, "%s ", view);
+
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%llu",
+				       i ? "," : "",
+				       (unsigned long long)fields[i]);
+	if (separator >= 0 && at < len)
+		snprintf(out + at, len - at, ", separator %lld", separator);
+}
+
 /* The view an entry names, as the merging command's options say it. */
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
-	if (strcmp(e->view, gh_tokens_view_name(o->tokens)))
+	if (strcmp(e->view, gh_tokens_view_name_of(o)))
 		return false;
 	if (o->tokens != GPUHIST_TOKENS_FIELD)
-		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR));
-	if (!(e->seen & KEY_FIELD) || e->field != (uint64_t)o->field)
+		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS));
+	if (o->n_fields > 1) {
+		if (!(e->seen & KEY_FIELDS) || (e->seen & KEY_FIELD) ||
+		    e->n_fields != o->n_fields)
+			return false;
+		for (int i = 0; i < o->n_fields; i++)
+			if (e->fields[i] != (uint64_t)o->fields[i])
+				return false;
+	} else if (!(e->seen & KEY_FIELD) || (e->seen & KEY_FIELDS) ||
+		   e->field != (uint64_t)o->field) {
 		return false;
+	}
 	return o->separator < 0 ? !(e->seen & KEY_SEPARATOR)
 			       : (e->seen & KEY_SEPARATOR) &&
 				 e->separator == (uint64_t)o->separator;
@@ -219,6 +358,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	memset(e, 0, sizeof(*e));
 	snprintf(e->where, sizeof(e->where), "%s", where);
 	e->into = into;
+	e->opts = d->opts;
+	memcpy(e->part, d->part, sizeof(e->part));
+	memcpy(e->part_cap, d->part_cap, sizeof(e->part_cap));
 	e->token = d->token;
 	e->token_cap = d->token_cap;
 	gh_json_skip_ws(r);
@@ -228,6 +370,8 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 
 	d->token = e->token;            /* grown, maybe */
 	d->token_cap = e->token_cap;
+	memcpy(d->part, e->part, sizeof(d->part));
+	memcpy(d->part_cap, e->part_cap, sizeof(d->part_cap));
 	if (ret)
 		return -1;
 	if (e->seen & KEY_ERROR) {
@@ -251,7 +395,11 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	if (!same_view(e, d->opts)) {
 		char view[64], ours[64];
 
-		if (e->seen & KEY_SEPARATOR)
+		if (e->seen & KEY_FIELDS)
+			fields_text(view, sizeof(view), e->view, e->fields,
+				    e->n_fields, e->seen & KEY_SEPARATOR
+				    ? (long long)e->separator : -1);
+		else if (e->seen & KEY_SEPARATOR)
 			snprintf(view, sizeof(view), "%s %llu, separator %llu",
 				 e->view, (unsigned long long)e->field,
 				 (unsigned long long)e->separator);
@@ -260,9 +408,16 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				 (unsigned long long)e->field);
 		else
 			snprintf(view, sizeof(view), "%s", e->view);
+		uint64_t of[GPUHIST_FIELDS_MAX];
+
+		for (int i = 0; i < d->opts->n_fields; i++)
+			of[i] = (uint64_t)d->opts->fields[i];
 		if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
 			snprintf(ours, sizeof(ours), "%s",
 				 gh_tokens_view_name(d->opts->tokens));
+		else if (d->opts->n_fields > 1)
+			fields_text(ours, sizeof(ours), "fields", of,
+				    d->opts->n_fields, d->opts->separator);
 		else if (d->opts->separator >= 0)
 			snprintf(ours, sizeof(ours), "field %d, separator %d",
 				 d->opts->field, d->opts->separator);
@@ -363,6 +518,8 @@ int gh_merge_tokens_read(const char *name, const struct gpuhist_options *opts,
 	if (!ret)
 		*bytes_read = d->total_bytes;
 	free(d->token);
+	for (int i = 0; i < GPUHIST_FIELDS_MAX; i++)
+		free(d->part[i]);
 	free(d);
 	return ret;
 }

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 
 #define HEAD_BYTES (64 << 10)
 #define VIEW_VALUES (-1)        /* --values: a field's numbers */
+#define VIEW_FIELDS (-2)        /* --field=1,9: a key of several */
 
 /* The number after `key` (as "key": N) in s, or -1. */
 static long number_after(const char *s, const char *key)
@@ -39,6 +41,46 @@ static long number_after(const char *s, const char *key)
 	return end == at || errno || v < 0 || v > 0x7fffffff ? -1 : v;
 }
 
+/* A key's fields and separator (as "fields": [1, 9]) after view, the
+ * view's own keys before its entry's "bytes_read", into opts; false
+ * where they are not a key's. */
+static bool fields_after(const char *view, struct gh_options *opts)
+{
+	const char *end = strstr(view, "\"bytes_read\""), *at;
+	long sep;
+	int n = 0;
+
+	at = strstr(view, "\"fields\": [");
+	if (!at || (end && at > end))
+		return false;
+	at += strlen("\"fields\": [");
+	for (;;) {
+		char *next;
+		long v;
+
+		errno = 0;
+		v = strtol(at, &next, 10);
+		if (next == at || errno || v < 1 || v > 0x7fffffff ||
+		    n == GPUHIST_FIELDS_MAX)
+			return false;
+		opts->lib.fields[n++] = (int)v;
+		if (*next == ']')
+			break;
+		if (strncmp(next, ", ", 2))
+			return false;
+		at = next + 2;
+	}
+	sep = number_after(view, "\"separator\": ");
+	if (end && sep >= 0 && strstr(view, "\"separator\": ") > end)
+		sep = -1;       /* not this entry's */
+	if (n < 2 || sep > 255)
+		return false;
+	opts->lib.n_fields = n;
+	opts->lib.field = opts->lib.fields[0];
+	opts->lib.separator = sep < 0 ? -1 : (int)sep;
+	return true;
+}
+
 void gh_merge_view_adopt(struct gh_options *opts)
 {
 	static const struct { const char *key; int view; } views[] = {
@@ -46,6 +88,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"lines\"", GPUHIST_TOKENS_LINES },
 		{ "\"view\": \"field\"", GPUHIST_TOKENS_FIELD },
 		{ "\"view\": \"values\"", VIEW_VALUES },
+		{ "\"view\": \"fields\"", VIEW_FIELDS },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -103,6 +146,8 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->lib.separator = sep < 0 ? -1 : (int)sep;
 		}
 	}
+	if (view == VIEW_FIELDS)
+		view = fields_after(first, opts) ? GPUHIST_TOKENS_FIELD : 0;
 	if (view == VIEW_VALUES) {
 		/* Its precision too, which its buckets were made at. */
 		opts->values = true;
@@ -112,5 +157,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		view = GPUHIST_TOKENS_FIELD;
 	}
 	opts->lib.tokens = view;
+	if (view)
+		gh_options_tokens_defaults(opts);
 	free(head);
 }

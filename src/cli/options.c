@@ -53,7 +53,8 @@ void gh_options_help(void)
 "      --lines            count whole lines (without the newline)\n"
 "      --field=N          count the Nth field of each line: runs of\n"
 "                         non-blanks, as awk's $N, or with -F what lies\n"
-"                         between separators; \"\" where a line has fewer\n"
+"                         between separators; \"\" where a line has fewer;\n"
+"                         --field=1,9: the pair (a key of up to 8 fields)\n"
 "      --values=N         read the Nth field (as --field) as numbers: their\n"
 "                         count, min, max, sum, mean, quantiles and\n"
 "                         histogram; fields that are not numbers counted\n"
@@ -318,6 +319,16 @@ static int parse_quantiles(const char *arg, struct gh_quantiles *q)
 	}
 }
 
+void gh_options_tokens_defaults(struct gh_options *opts)
+{
+	if (!opts->sort_set)
+		opts->sort = GH_SORT_COUNT;
+	if (!opts->top && opts->format == GH_FMT_TABLE)
+		opts->top = 20;
+	if (!opts->lib.memory)
+		opts->lib.memory = default_memory();
+}
+
 void gh_options_values_defaults(struct gh_options *opts)
 {
 	if (opts->values && !opts->quantiles.n)
@@ -445,14 +456,56 @@ static int opt_tokens(struct parse *p, int code, const char *arg)
 			  code == 't' ? "-t" : "--lines", &p->tokens_opt);
 }
 
-/* --field and --values: a field of each line, as strings or numbers. */
+/* The fields of --field=N[,N...]: how many (0: refused, said). */
+static int field_list(const char *arg, const char *opt, int *fields)
+{
+	char item[32];
+	int n = 0;
+	long v;
+
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (n == GPUHIST_FIELDS_MAX) {
+			say("too many fields in '%s' for %s (at most %d)", arg,
+			    opt, GPUHIST_FIELDS_MAX);
+			return 0;
+		}
+		if (len >= sizeof(item))
+			len = sizeof(item) - 1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (number(item, 1, INT_MAX, "field", opt, "1 or more, or a list as 1,9",
+			   &v))
+			return 0;
+		fields[n++] = (int)v;
+		p += strcspn(p, ",");
+		if (!*p)
+			return n;
+	}
+}
+
+/* --field and --values: a field of each line (or a key of several), as
+ * strings or numbers. */
 static int opt_field(struct parse *p, int code, const char *arg)
 {
 	const char *opt = code == OPT_FIELD ? "--field" : "--values";
-	long n;
+	int fields[GPUHIST_FIELDS_MAX], n = field_list(arg, opt, fields);
 
-	if (number(arg, 1, INT_MAX, "field", opt, "1 or more", &n))
+	if (!n)
 		return REFUSED;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (fields[i] == fields[j]) {
+				say("field %d twice in '%s' for %s", fields[i],
+				    arg, opt);
+				return REFUSED;
+			}
+	if (n > 1 && code == OPT_VALUES) {
+		say("--values reads one field's numbers, not a key of several ('%s')",
+		    arg);
+		return REFUSED;
+	}
 	/* --field and --values both name a field: of different views. */
 	if (code == OPT_VALUES ? p->field_seen : p->opts->values) {
 		say("options --field and --values select different views");
@@ -460,14 +513,28 @@ static int opt_field(struct parse *p, int code, const char *arg)
 	}
 	p->field_seen |= code == OPT_FIELD;
 	p->opts->values |= code == OPT_VALUES;
-	/* One field until keys of several fields exist: a second that
-	 * differs is refused, not one dropped. */
-	if (p->lib->field && p->lib->field != (int)n) {
-		say("--field given twice (%d and %d): one field is counted at a time",
-		    p->lib->field, (int)n);
+	/* One key at a time: a second that differs is refused, not one
+	 * dropped. */
+	if (p->lib->field &&
+	    (p->lib->field != fields[0] ||
+	     (n > 1 ? n : 0) != p->lib->n_fields ||
+	     memcmp(p->lib->fields, fields, (size_t)p->lib->n_fields *
+						 sizeof(int)))) {
+		char was[16 * GPUHIST_FIELDS_MAX];
+		int len = snprintf(was, sizeof(was), "%d", p->lib->field);
+
+		for (int i = 1; i < p->lib->n_fields; i++)
+			len += snprintf(was + len, sizeof(was) - (size_t)len,
+					",%d", p->lib->fields[i]);
+		say("--field given twice (%s and %s): one key is counted at a time",
+		    was, arg);
 		return REFUSED;
 	}
-	p->lib->field = (int)n;
+	p->lib->field = fields[0];
+	if (n > 1) {
+		p->lib->n_fields = n;
+		memcpy(p->lib->fields, fields, (size_t)n * sizeof(int));
+	}
 	return set_tokens(p->opts, GPUHIST_TOKENS_FIELD, opt, &p->tokens_opt);
 }
 
@@ -554,7 +621,7 @@ static int opt_word(struct parse *p, int code, const char *arg)
 	while (w->code != code)
 		w++;
 	if (code == OPT_SORT)
-		p->sort_set = true;
+		p->sort_set = p->opts->sort_set = true;
 	if (choose(arg, w->words, w->noun, w->opt, &v))
 		return REFUSED;
 	switch (code) {
@@ -849,12 +916,7 @@ static enum gh_parse_result check(struct parse *p)
 			    p->tokens_opt, "--columns");
 			return usage_error();
 		}
-		if (!p->sort_set)
-			opts->sort = GH_SORT_COUNT;
-		if (!opts->top && opts->format == GH_FMT_TABLE)
-			opts->top = 20;
-		if (!lib->memory)
-			lib->memory = default_memory();
+		gh_options_tokens_defaults(opts);
 		/* The tokens views show the bytes read, not the byte totals. */
 		lib->tokens_only = 1;
 	} else if (p->memory_opt) {

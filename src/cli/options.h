@@ -41,6 +41,7 @@ struct gh_options {
 				     * categories; with -i: case-folded) */
 	bool stats;                 /* -s: ent's figures besides the view */
 	bool values;                /* --values: lib's field read as numbers */
+	bool sort_set;              /* --sort was given */
 	double precision;           /* --precision, percent (0: 1) */
 	struct gh_quantiles quantiles;
 	enum gh_format format;
@@ -78,6 +79,10 @@ enum gh_parse_result {
  * it for all). */
 enum gh_parse_result gh_options_parse(int argc, char **argv,
 				      struct gh_options *opts, bool quiet);
+
+/* What a tokens view sets where the command line did not: --sort=count,
+ * the table's top 20, --memory's default (a view --merge adopts too). */
+void gh_options_tokens_defaults(struct gh_options *opts);
 
 /* --values' defaults where the command line gave none (the quantiles);
  * also for a view --merge adopts from its first result. */

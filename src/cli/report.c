@@ -305,7 +305,8 @@ static void head(struct gh_report *rep)
 {
 	static const char *const values[] = { "low", "high", "count" };
 	static const char *const tokens[] = { "token", "count" };
-	const char *cols[2 + GH_COLUMNS_MAX] = { "bin", "count" };
+	const char *cols[2 + GH_COLUMNS_MAX + GPUHIST_FIELDS_MAX] = {
+		"bin", "count" };
 
 	if (rep->headed)
 		return;
@@ -316,6 +317,9 @@ static void head(struct gh_report *rep)
 		return;
 	if (rep->values)
 		gh_block_head(rep->out, rep->format, values, 3);
+	else if (rep->tokens && rep->opts->lib.n_fields > 1)
+		gh_block_head(rep->out, rep->format, cols,
+			      gh_report_tokens_columns(rep, cols));
 	else if (rep->tokens)
 		gh_block_head(rep->out, rep->format, tokens, 2);
 	else if (rep->stats)

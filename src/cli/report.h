@@ -30,6 +30,9 @@ struct gh_report {
 	bool stats;                 /* --stats: ent's figures (stats.c) */
 	struct gpuhist_stream total_stream;     /* the inputs' sums */
 	bool tokens;                /* -t, --lines, --field: token rows */
+	char key_names[GPUHIST_FIELDS_MAX][24];  /* --field=1,9: its
+				     * columns, "field1", "field9" */
+	char fields_json[16 * GPUHIST_FIELDS_MAX];     /* "[1, 9]" */
 	bool values;                /* --values: a field's numbers
 				     * (report_values.c), not its tokens */
 	gpuhist_values *values_total;   /* ... the inputs' added up */

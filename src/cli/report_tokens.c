@@ -443,7 +443,67 @@ struct tokens_block {
 	int has_other;
 	bool ended, other_done;
 	struct gpuhist_token t;
+	/* A key of several fields: its columns' names, and the table's
+	 * label (the key with a space for each tab that joins it). */
+	const struct gh_report *rep;
+	int n_key;
+	unsigned char *label;
+	size_t label_cap;
 };
+
+int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
+{
+	const struct gpuhist_options *lib = &rep->opts->lib;
+	int n = lib->n_fields;
+
+	for (int i = 0; i < n; i++) {
+		snprintf(rep->key_names[i], sizeof(rep->key_names[i]),
+			 "field%d", lib->fields[i]);
+		cols[i] = rep->key_names[i];
+	}
+	cols[n] = "count";
+	return n + 1;
+}
+
+/* A key's row: a cell a field, split at the join byte (no field holds
+ * it); 1, or -1 when out of memory for the table's label. */
+static int key_row(struct tokens_block *tb, struct gh_row *row)
+{
+	const struct gpuhist_options *lib = &tb->rep->opts->lib;
+	unsigned char join = lib->separator < 0 ? '\t'
+			     : (unsigned char)lib->separator;
+	const unsigned char *p = tb->t.bytes, *end = p + tb->t.len;
+	const char *names[GPUHIST_FIELDS_MAX + 1];
+
+	gh_report_tokens_columns((struct gh_report *)tb->rep, names);
+	for (int i = 0; i < tb->n_key; i++) {
+		const unsigned char *at = i < tb->n_key - 1
+			? memchr(p, join, (size_t)(end - p)) : NULL;
+		const unsigned char *to = at ? at : end;
+
+		row->cell[i] = (struct gh_cell){ .kind = GH_CELL_BYTES,
+						 .key = names[i], .bytes = p,
+						 .len = (size_t)(to - p) };
+		p = at ? at + 1 : end;
+	}
+	row->cell[tb->n_key] = gh_cell_u64("count", tb->t.count);
+	row->n_cells = tb->n_key + 1;
+	if (join == '\t') {
+		if (tb->t.len > tb->label_cap) {
+			unsigned char *l = realloc(tb->label, tb->t.len);
+
+			if (!l)
+				return -1;
+			tb->label = l;
+			tb->label_cap = tb->t.len;
+		}
+		for (size_t i = 0; i < tb->t.len; i++)
+			tb->label[i] = tb->t.bytes[i] == '\t'
+				       ? ' ' : tb->t.bytes[i];
+		row->label.bytes = tb->label;
+	}
+	return 1;
+}
 
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
@@ -475,7 +535,7 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 		row->unscaled = false;
 		row->cell[0] = row->label;
 		row->cell[1] = gh_cell_u64("count", tb->t.count);
-		return 1;
+		return tb->n_key ? key_row(tb, row) : 1;
 	}
 	tb->ended = true;
 	if (!tb->has_other || tb->other_done || which == GH_ROWS_JSON)
@@ -486,6 +546,13 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 	row->unscaled = true;
 	row->cell[0] = row->label;
 	row->cell[1] = gh_cell_u64("count", tb->other);
+	if (tb->n_key) {
+		/* The other row: its columns empty but the first. */
+		for (int i = 1; i < tb->n_key; i++)
+			row->cell[i] = gh_cell_str(NULL, "");
+		row->cell[tb->n_key] = gh_cell_u64("count", tb->other);
+		row->n_cells = tb->n_key + 1;
+	}
 	return 1;
 }
 
@@ -510,8 +577,25 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 			gh_cell_u64(NULL, distinct));
 	/* The view, so that --merge adds up only tokens of the same one. */
 	gh_block_figure(b, NULL, "view",
-			gh_cell_name(NULL, gh_tokens_view_name(lib->tokens)));
-	if (lib->tokens == GPUHIST_TOKENS_FIELD) {
+			gh_cell_name(NULL, gh_tokens_view_name_of(lib)));
+	if (lib->n_fields > 1) {
+		int len = snprintf(rep->fields_json, sizeof(rep->fields_json),
+				   "[%d", lib->fields[0]);
+
+		for (int i = 1; i < lib->n_fields; i++)
+			len += snprintf(rep->fields_json + len,
+					sizeof(rep->fields_json) - (size_t)len,
+					", %d", lib->fields[i]);
+		snprintf(rep->fields_json + len,
+			 sizeof(rep->fields_json) - (size_t)len, "]");
+		b->title = "key";
+		gh_block_figure(b, NULL, "fields",
+				gh_cell_lit(NULL, rep->fields_json));
+		if (lib->separator >= 0)
+			gh_block_figure(b, NULL, "separator",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->separator));
+	} else if (lib->tokens == GPUHIST_TOKENS_FIELD) {
 		gh_block_figure(b, NULL, "field",
 				gh_cell_u64(NULL, (uint64_t)lib->field));
 		if (lib->separator >= 0)
@@ -558,7 +642,9 @@ static int print_block(struct gh_report *rep, const char *name,
 		       int with_header)
 {
 	struct tokens_block tb = { .rows = rows, .other = other,
-				   .has_other = has_other };
+				   .has_other = has_other, .rep = rep,
+				   .n_key = rep->opts->lib.n_fields > 1
+					    ? rep->opts->lib.n_fields : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
 			      .ops = &tokens_rows, .ctx = &tb };
 	FILE *copy = NULL;
@@ -578,6 +664,7 @@ static int print_block(struct gh_report *rep, const char *name,
 	}
 	b.rows_copy = copy;
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
+	free(tb.label);
 	if (copy) {
 		if (ret || fflush(copy) || ferror(copy)) {
 			fclose(copy);

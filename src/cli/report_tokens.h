@@ -16,6 +16,18 @@ static inline const char *gh_tokens_view_name(int view)
 	       : view == GPUHIST_TOKENS_LINES ? "lines" : "field";
 }
 
+/* The same of the options: "fields" for a key of several. */
+static inline const char *gh_tokens_view_name_of(
+	const struct gpuhist_options *lib)
+{
+	return lib->tokens == GPUHIST_TOKENS_FIELD && lib->n_fields > 1
+	       ? "fields" : gh_tokens_view_name(lib->tokens);
+}
+
+/* The columns of a key of several fields, "field1", "field9", then
+ * "count", into cols (GPUHIST_FIELDS_MAX + 1); how many. */
+int gh_report_tokens_columns(struct gh_report *rep, const char **cols);
+
 /* One block of an input (or the total) in rep's format; 0, or -1 when its
  * rows cannot be had (out of memory, a sort that spilled and failed:
  * said, naming it), or 1 when so but json's entry is printed, with its

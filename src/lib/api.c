@@ -55,8 +55,8 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, match_field) + \
-		       sizeof(int))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, fields) + \
+		       GPUHIST_FIELDS_MAX * sizeof(int))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -102,6 +102,23 @@ static int online_cores(void)
 						    : (int)n;
 }
 
+/* Why a key of several fields cannot be counted, or NULL. */
+static const char *invalid_fields(const struct gpuhist_options *opts)
+{
+	if (opts->n_fields < 0 || opts->n_fields > GPUHIST_FIELDS_MAX)
+		return "n_fields out of range (0..GPUHIST_FIELDS_MAX)";
+	if (opts->n_fields < 2)
+		return NULL;
+	if (opts->tokens != GPUHIST_TOKENS_FIELD)
+		return "n_fields set without the field view";
+	for (int i = 0; i < opts->n_fields; i++)
+		if (opts->fields[i] < 1)
+			return "fields out of range (from 1)";
+	if (opts->fields[0] != opts->field)
+		return "field is not fields[0]";
+	return NULL;
+}
+
 /* Why opts cannot be used, or NULL when they can. */
 static const char *invalid(const struct gpuhist_options *opts)
 {
@@ -131,6 +148,8 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->struct_size >= offsetof(struct gpuhist_options, match_field) +
 				 sizeof(int) && opts->match_field < 0)
 		return "match_field out of range (0, or from 1)";
+	if (opts->struct_size >= OPTIONS_KNOWN)
+		return invalid_fields(opts);
 	return NULL;
 }
 

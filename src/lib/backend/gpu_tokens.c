@@ -138,6 +138,11 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 {
 	uint64_t chunk = gb->base.chunk_bytes, slots, keys;
 
+	/* The kernels cut one field: a key of several is the host's. */
+	if (opts->n_fields > 1) {
+		gb->tok_why = "a key of several fields";
+		return -1;
+	}
 	if (chunk > TOK_CHUNK_MAX) {
 		gb->tok_why = "chunks over 16 MiB";
 		return -1;

@@ -2,7 +2,8 @@
  *
  * A unit is what the view counts: a word (a maximal run of bytes that are
  * not space, tab, CR or LF), a line (without its newline; a last line
- * without one counts too), or a line's Nth field (fields are runs of
+ * without one counts too), a key of several fields (key.h), or a line's
+ * Nth field (fields are runs of
  * bytes that are not space or tab, leading ones skipped, as awk's default;
  * or, with a separator byte, what lies between separators, as cut -d and
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
@@ -26,6 +27,7 @@
 
 #include "blank_field.h"
 #include "counts.h"
+#include "key.h"
 #include "local.h"
 #include "tokens.h"
 
@@ -42,6 +44,7 @@ struct gh_tokens {
 	int view;                       /* GPUHIST_TOKENS_* */
 	int field;                      /* GPUHIST_TOKENS_FIELD: 1, 2, ... */
 	int separator;                  /* its byte, or -1: runs of blanks */
+	struct gh_key key;              /* several fields (key.n), or none */
 	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
@@ -60,7 +63,68 @@ static bool is_word_sep(unsigned char c)
 
 /* ---- units ---- */
 
-/* The unit a whole line makes: itself, or its field. */
+/* Where a chunk's keys of several fields are written: blocks that never
+ * move, let go once the chunk's local table has handed its units on. */
+#define KEY_BLOCK ((uint64_t)64 << 10)
+
+struct key_block {
+	struct key_block *next;
+	unsigned char bytes[];
+};
+
+struct key_room {
+	struct key_block *blocks;
+	unsigned char *at;
+	uint64_t left;
+};
+
+/* Room for need bytes at r->at; false when out of memory. */
+static bool key_room_take(struct key_room *r, uint64_t need)
+{
+	uint64_t size = need > KEY_BLOCK ? need : KEY_BLOCK;
+	struct key_block *b;
+
+	if (need <= r->left)
+		return true;
+	b = malloc(sizeof(*b) + size);
+	if (!b)
+		return false;
+	b->next = r->blocks;
+	r->blocks = b;
+	r->at = b->bytes;
+	r->left = size;
+	return true;
+}
+
+static void key_room_free(struct key_room *r)
+{
+	while (r->blocks) {
+		struct key_block *next = r->blocks->next;
+
+		free(r->blocks);
+		r->blocks = next;
+	}
+	r->at = NULL;
+	r->left = 0;
+}
+
+/* The unit of a key of several fields of line [p, p + len), written in
+ * room; false when out of memory. */
+static bool key_unit(const struct gh_tokens *t, const unsigned char *p,
+		     uint64_t len, struct key_room *room, struct gh_unit *u)
+{
+	if (!key_room_take(room, gh_key_room(&t->key, len)))
+		return false;
+	u->p = room->at;
+	u->len = gh_line_key(&t->key, p, p + len, room->at);
+	u->n = 1;
+	room->at += u->len;
+	room->left -= u->len;
+	return true;
+}
+
+/* The unit a whole line makes: itself, or its field (not a key of
+ * several: key_unit). */
 static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 		      uint64_t len, struct gh_unit *u)
 {
@@ -101,6 +165,24 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				break;
 			ret = gh_local_add(&l, from, (uint64_t)(p - from));
 		}
+	} else if (t->key.n) {
+		struct key_room room = { NULL, NULL, 0 };
+
+		while (p < end && !ret) {
+			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+			struct gh_unit u;
+
+			if (!key_unit(t, p, (uint64_t)(nl - p), &room, &u))
+				ret = -1;
+			else
+				ret = gh_local_add(&l, u.p, u.len);
+			p = nl + 1;
+		}
+		/* The local table points into the room until its end. */
+		if (gh_local_end(&l))
+			ret = -1;
+		key_room_free(&room);
+		return ret;
 	} else {
 		while (p < end && !ret) {
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -155,6 +237,15 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 	} else {
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
+		if (t->key.n) {
+			struct key_room room = { NULL, NULL, 0 };
+			int ret = -1;
+
+			if (key_unit(t, p, len, &room, &u))
+				ret = gh_counts_add(t->counts, &u, 1);
+			key_room_free(&room);
+			return ret;
+		}
 		line_unit(t, p, len, &u);
 	}
 	return gh_counts_add(t->counts, &u, 1);
@@ -383,6 +474,11 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 	t->view = opts->tokens;
 	t->field = opts->field;
 	t->separator = opts->separator;
+	if (opts->tokens == GPUHIST_TOKENS_FIELD && opts->n_fields > 1) {
+		t->key.n = opts->n_fields;
+		memcpy(t->key.field, opts->fields, sizeof(t->key.field));
+		t->key.separator = opts->separator;
+	}
 	t->counts = gh_counts_new(opts->memory, opts->temporary_directory);
 	if (!t->counts) {
 		free(t);
