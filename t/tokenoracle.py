@@ -3,7 +3,8 @@
 
 Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total]
   VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
-  given as its decimal value).  PLAIN is the input's bytes (decoded),
+  given as its decimal value), fields:N,M[,...] or fields:N,M:BYTE (a key
+  of several fields: a tuple of them, json's members fieldN, fieldM).  PLAIN is the input's bytes (decoded),
   GPUHIST_JSON gpuhist -f json's output for that one input, or with
   "total" for several inputs whose bytes, one after another, PLAIN is:
   their total is checked.
@@ -31,14 +32,15 @@ def units(view, data):
     if view == "lines":
         return lines
     parts = view.split(":")
-    n = int(parts[1])
+    ns = [int(n) for n in parts[1].split(",")]
     out = []
     for line in lines:
         if len(parts) == 2:
             fields = re.findall(rb"[^ \t]+", line)
         else:
             fields = line.split(bytes([int(parts[2])]))
-        out.append(fields[n - 1] if len(fields) >= n else b"")
+        key = tuple(fields[n - 1] if len(fields) >= n else b"" for n in ns)
+        out.append(key if parts[0] == "fields" else key[0])
     return out
 
 
@@ -50,9 +52,19 @@ def main():
     doc = json.load(open(result, encoding="utf-8", errors="surrogateescape"))
     entry = doc["total"] if which == "total" else doc["inputs"][0]
     got = Counter()
-    for row in entry["counts"]:
-        got[row["token"].encode("utf-8", "surrogateescape")] += row["count"]
     bad = []
+    if view.startswith("fields:"):
+        ns = [int(n) for n in view.split(":")[1].split(",")]
+        if entry.get("view") != "fields" or entry.get("fields") != ns:
+            bad.append(f"view {entry.get('view')} {entry.get('fields')}")
+        for row in entry["counts"]:
+            key = tuple(row["field%d" % n].encode("utf-8", "surrogateescape")
+                        for n in ns)
+            got[key] += row["count"]
+    else:
+        for row in entry["counts"]:
+            got[row["token"].encode("utf-8", "surrogateescape")] += \
+                row["count"]
     if got != want:
         missing = want - got
         extra = got - want
