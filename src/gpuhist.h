@@ -163,6 +163,11 @@ struct gpuhist_options {
 	 * then be fields[0].  0 (the default) or 1: field alone. */
 	int n_fields;
 	int fields[GPUHIST_FIELDS_MAX];
+	/* GPUHIST_TOKENS_KEY (a library built with json-c; else
+	 * GPUHIST_ERR_ARGUMENT): the path of a key of JSON lines, ".level",
+	 * ".req.status" (names after dots; a name with a dot or other
+	 * bytes in double quotes, as jq's ."a.b") */
+	const char *key;
 	/* Fields added after 0.2 go here, last. */
 };
 
@@ -306,12 +311,19 @@ struct gpuhist_input {
  * runs of bytes other than space, tab, CR and LF; lines are counted
  * without their newline (a last line without one counts too); a field is
  * the Nth of a line's fields (see separator), or the empty string where
- * the line has fewer. */
+ * the line has fewer.  A key is the value at a path (the key option) of
+ * a line read as JSON: a string's bytes, as jq -r prints them; a number
+ * as json-c reads it (a decimal as written, an integer in decimal, one
+ * past 64 bits saturated); true, false, null; an object or array as
+ * compact JSON; null where the path is not there; and the byte 0xff (no
+ * JSON text's value holds it) for a line that is not JSON. */
 enum gpuhist_tokens_view {
 	GPUHIST_TOKENS_NONE,
 	GPUHIST_TOKENS_WORDS,
 	GPUHIST_TOKENS_LINES,
 	GPUHIST_TOKENS_FIELD,
+	GPUHIST_TOKENS_KEY,     /* the value at the key option of each
+				 * line read as JSON (gpuhist_options) */
 };
 
 struct gpuhist_token {

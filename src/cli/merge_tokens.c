@@ -37,6 +37,7 @@ enum {
 	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
 	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
 	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
+	KEY_KEY = 2048,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
 };
@@ -46,7 +47,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "separator", KEY_SEPARATOR }, { "bytes_read", KEY_BYTES_READ },
 	{ "tokens", KEY_TOKENS }, { "distinct", KEY_DISTINCT },
 	{ "counts", KEY_COUNTS }, { "other", KEY_OTHER },
-	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS },
+	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS }, { "key", KEY_KEY },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -54,6 +55,7 @@ struct entry {
 	char where[32];             /* "inputs[3]" or "total" */
 	unsigned seen;              /* KEY_* */
 	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
+	char key[GH_JSON_TEXT];     /* the key view's path */
 	uint64_t field, separator, bytes_read, tokens, distinct, other;
 	uint64_t rows, counts_sum, fingerprint;
 	gpuhist_token_sum *into;    /* the total's counts go here, else NULL */
@@ -267,8 +269,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	struct entry *e = ctx;
 	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
 				       key);
-	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW
-		    ? '"' : bit == KEY_COUNTS ? '[' : 0;
+	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
+		    bit == KEY_KEY ? '"' : bit == KEY_COUNTS ? '[' : 0;
 	size_t len;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
@@ -278,6 +280,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_text(r, e->name);
 	case KEY_ERROR:
 		return gh_json_read_text(r, e->error);
+	case KEY_KEY:
+		return gh_json_read_text(r, e->key);
 	case KEY_VIEW:
 		if (gh_json_read_string(r, e->view, sizeof(e->view) - 1, &len))
 			return -1;
@@ -331,8 +335,12 @@ static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
 	if (strcmp(e->view, gh_tokens_view_name_of(o)))
 		return false;
+	if (o->tokens == GPUHIST_TOKENS_KEY)
+		return (e->seen & KEY_KEY) && !strcmp(e->key, o->key) &&
+		       !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS));
 	if (o->tokens != GPUHIST_TOKENS_FIELD)
-		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS));
+		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS |
+				    KEY_KEY));
 	if (o->n_fields > 1) {
 		if (!(e->seen & KEY_FIELDS) || (e->seen & KEY_FIELD) ||
 		    e->n_fields != o->n_fields)
@@ -395,7 +403,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	if (!same_view(e, d->opts)) {
 		char view[64], ours[64];
 
-		if (e->seen & KEY_FIELDS)
+		if (e->seen & KEY_KEY)
+			snprintf(view, sizeof(view), "key %.50s", e->key);
+		else if (e->seen & KEY_FIELDS)
 			fields_text(view, sizeof(view), e->view, e->fields,
 				    e->n_fields, e->seen & KEY_SEPARATOR
 				    ? (long long)e->separator : -1);
@@ -412,7 +422,10 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 
 		for (int i = 0; i < d->opts->n_fields; i++)
 			of[i] = (uint64_t)d->opts->fields[i];
-		if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
+		if (d->opts->tokens == GPUHIST_TOKENS_KEY)
+			snprintf(ours, sizeof(ours), "key %.50s",
+				 d->opts->key);
+		else if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
 			snprintf(ours, sizeof(ours), "%s",
 				 gh_tokens_view_name(d->opts->tokens));
 		else if (d->opts->n_fields > 1)

@@ -81,6 +81,31 @@ static bool fields_after(const char *view, struct gh_options *opts)
 	return true;
 }
 
+/* The key view's path (as "key": ".level", no escapes but \" and \\)
+ * after view, into opts (kept for the run); false where there is none. */
+static bool key_after(const char *view, struct gh_options *opts)
+{
+	static char path[256];
+	const char *at = strstr(view, "\"key\": \"");
+	size_t n = 0;
+
+	if (!at)
+		return false;
+	for (at += strlen("\"key\": \""); *at != '"'; at++) {
+		if (!*at || n + 1 >= sizeof(path))
+			return false;
+		if (*at == '\\') {
+			at++;
+			if (*at != '"' && *at != '\\')
+				return false;
+		}
+		path[n++] = *at;
+	}
+	path[n] = '\0';
+	opts->lib.key = path;
+	return true;
+}
+
 void gh_merge_view_adopt(struct gh_options *opts)
 {
 	static const struct { const char *key; int view; } views[] = {
@@ -89,6 +114,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"field\"", GPUHIST_TOKENS_FIELD },
 		{ "\"view\": \"values\"", VIEW_VALUES },
 		{ "\"view\": \"fields\"", VIEW_FIELDS },
+		{ "\"view\": \"key\"", GPUHIST_TOKENS_KEY },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -148,6 +174,8 @@ void gh_merge_view_adopt(struct gh_options *opts)
 	}
 	if (view == VIEW_FIELDS)
 		view = fields_after(first, opts) ? GPUHIST_TOKENS_FIELD : 0;
+	if (view == GPUHIST_TOKENS_KEY)
+		view = key_after(first, opts) ? GPUHIST_TOKENS_KEY : 0;
 	if (view == VIEW_VALUES) {
 		/* Its precision too, which its buckets were made at. */
 		opts->values = true;

@@ -23,7 +23,7 @@ enum {
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
-	OPT_MATCH_FIELD,
+	OPT_MATCH_FIELD, OPT_KEY,
 };
 
 void gh_options_help(void)
@@ -61,6 +61,9 @@ void gh_options_help(void)
 "                         as such\n"
 "      --precision=P      --values: buckets at most P percent wide (default 1)\n"
 "      --quantiles=LIST   --values: these percentiles (default 50,90,99,99.9)\n"
+"      --key=PATH         count the value at PATH of each line read as JSON\n"
+"                         (.level, .req.status), as jq -r prints it;\n"
+"                         lines that are not JSON as one byte, \\xff\n"
 "  -F, --separator=C      --field's and --values' separator, one byte\n"
 "                         (\\t: tab)\n"
 "      --memory=SIZE      tokens held in memory before the rest is spilled\n"
@@ -538,6 +541,20 @@ static int opt_field(struct parse *p, int code, const char *arg)
 	return set_tokens(p->opts, GPUHIST_TOKENS_FIELD, opt, &p->tokens_opt);
 }
 
+/* --key: the value at a key of JSON lines. */
+static int opt_key(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	if (p->lib->key && strcmp(p->lib->key, arg)) {
+		say("--key given twice (%s and %s): one key is counted at a time",
+		    p->lib->key, arg);
+		return REFUSED;
+	}
+	p->lib->key = arg;
+	return set_tokens(p->opts, GPUHIST_TOKENS_KEY, "--key",
+			  &p->tokens_opt);
+}
+
 static int opt_precision(struct parse *p, int code, const char *arg)
 {
 	char *end;
@@ -718,7 +735,8 @@ static bool bad_pattern(const struct gpuhist_options *lib)
 		gpuhist_free(c);
 		return false;
 	}
-	if (!strncmp(why, "match:", 6) || !strncmp(why, "exclude:", 8))
+	if (!strncmp(why, "match:", 6) || !strncmp(why, "exclude:", 8) ||
+	    !strncmp(why, "key", 3))
 		say("--%s", why);
 	else
 		say("option %s cannot be used: %s",
@@ -821,6 +839,7 @@ static const struct option_row {
 	{ "tokens",      no_argument,       't', opt_tokens },
 	{ "lines",       no_argument,       OPT_LINES, opt_tokens },
 	{ "field",       required_argument, OPT_FIELD, opt_field },
+	{ "key",         required_argument, OPT_KEY, opt_key },
 	{ "values",      required_argument, OPT_VALUES, opt_field },
 	{ "precision",   required_argument, OPT_PRECISION, opt_precision },
 	{ "quantiles",   required_argument, OPT_QUANTILES, opt_quantiles },
@@ -898,7 +917,7 @@ static enum gh_parse_result check(struct parse *p)
 		    lib->match ? "--match" : "--exclude");
 		return usage_error();
 	}
-	if ((lib->match || lib->exclude) && bad_pattern(lib))
+	if ((lib->match || lib->exclude || lib->key) && bad_pattern(lib))
 		return usage_error();
 	if (p->tokens_opt) {
 		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
@@ -920,7 +939,7 @@ static enum gh_parse_result check(struct parse *p)
 		/* The tokens views show the bytes read, not the byte totals. */
 		lib->tokens_only = 1;
 	} else if (p->memory_opt) {
-		say("option %s applies to the tokens views only (-t, --lines, --field)",
+		say("option %s applies to the tokens views only (-t, --lines, --field, --key)",
 		    p->memory_opt);
 		return usage_error();
 	}

@@ -446,6 +446,8 @@ struct tokens_block {
 	/* A key of several fields: its columns' names, and the table's
 	 * label (the key with a space for each tab that joins it). */
 	const struct gh_report *rep;
+	bool not_json;              /* the key view: \xff is a line that is
+				     * not JSON */
 	int n_key;
 	unsigned char *label;
 	size_t label_cap;
@@ -535,6 +537,10 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 		row->unscaled = false;
 		row->cell[0] = row->label;
 		row->cell[1] = gh_cell_u64("count", tb->t.count);
+		/* The table says what \xff of the key view stands for. */
+		if (which == GH_ROWS_TABLE && tb->not_json &&
+		    tb->t.len == 1 && tb->t.bytes[0] == 0xff)
+			row->label = gh_cell_str("token", "(not JSON)");
 		return tb->n_key ? key_row(tb, row) : 1;
 	}
 	tb->ended = true;
@@ -595,6 +601,9 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 			gh_block_figure(b, NULL, "separator",
 					gh_cell_u64(NULL,
 						    (uint64_t)lib->separator));
+	} else if (lib->tokens == GPUHIST_TOKENS_KEY) {
+		b->title = lib->key;
+		gh_block_figure(b, NULL, "key", gh_cell_str(NULL, lib->key));
 	} else if (lib->tokens == GPUHIST_TOKENS_FIELD) {
 		gh_block_figure(b, NULL, "field",
 				gh_cell_u64(NULL, (uint64_t)lib->field));
@@ -643,6 +652,8 @@ static int print_block(struct gh_report *rep, const char *name,
 {
 	struct tokens_block tb = { .rows = rows, .other = other,
 				   .has_other = has_other, .rep = rep,
+				   .not_json = rep->opts->lib.tokens ==
+					       GPUHIST_TOKENS_KEY,
 				   .n_key = rep->opts->lib.n_fields > 1
 					    ? rep->opts->lib.n_fields : 0 };
 	struct gh_block b = { .name = name, .named = with_header,

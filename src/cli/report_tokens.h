@@ -8,12 +8,13 @@
 #include "gpuhist.h"
 #include "report.h"
 
-/* The view's name in json ("words", "lines", "field"), which --merge
+/* The view's name in json ("words", "lines", "field", "key"), which --merge
  * reads back. */
 static inline const char *gh_tokens_view_name(int view)
 {
 	return view == GPUHIST_TOKENS_WORDS ? "words"
-	       : view == GPUHIST_TOKENS_LINES ? "lines" : "field";
+	       : view == GPUHIST_TOKENS_LINES ? "lines"
+	       : view == GPUHIST_TOKENS_KEY ? "key" : "field";
 }
 
 /* The same of the options: "fields" for a key of several. */

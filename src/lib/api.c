@@ -23,6 +23,7 @@
 #include "backend/choose.h"
 #include "clock.h"
 #include "counter.h"
+#include "tokens/json_key.h"
 
 const char *gpuhist_version(void)
 {
@@ -55,8 +56,8 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, fields) + \
-		       GPUHIST_FIELDS_MAX * sizeof(int))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, key) + \
+		       sizeof(const char *))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -138,8 +139,12 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->threads < 0 || opts->threads > GPUHIST_THREADS_MAX)
 		return "threads out of range";
 	if (opts->tokens < GPUHIST_TOKENS_NONE ||
-	    opts->tokens > GPUHIST_TOKENS_FIELD)
+	    opts->tokens > GPUHIST_TOKENS_KEY ||
+	    (opts->tokens == GPUHIST_TOKENS_KEY &&
+	     opts->struct_size < OPTIONS_KNOWN))
 		return "unknown tokens view";
+	if (opts->tokens == GPUHIST_TOKENS_KEY && !opts->key)
+		return "the key view without a key";
 	if (opts->tokens == GPUHIST_TOKENS_FIELD && opts->field < 1)
 		return "field out of range (from 1)";
 	if (opts->separator < -1 || opts->separator > 255)
@@ -151,6 +156,19 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->struct_size >= OPTIONS_KNOWN)
 		return invalid_fields(opts);
 	return NULL;
+}
+
+/* Where the key view's path is not one (said in why), false. */
+static bool key_ok(const struct gpuhist_options *opts, char *why,
+		   size_t why_len)
+{
+	struct gh_json_path *path;
+
+	if (opts->tokens != GPUHIST_TOKENS_KEY)
+		return true;
+	path = gh_json_path_new(opts->key, why, why_len);
+	gh_json_path_free(path);
+	return path != NULL;
 }
 
 int gpuhist_open(gpuhist_counter **counter,
@@ -190,6 +208,8 @@ int gpuhist_open(gpuhist_counter **counter,
 			snprintf(why, why_len, "%s", bad);
 		return GPUHIST_ERR_ARGUMENT;
 	}
+	if (!key_ok(opts, why, why_len))
+		return GPUHIST_ERR_ARGUMENT;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		if (why)
@@ -208,6 +228,15 @@ int gpuhist_open(gpuhist_counter **counter,
 		return GPUHIST_ERR_NOMEM;
 	}
 	c->opts.temporary_directory = c->temporary_directory;
+	if (c->opts.tokens == GPUHIST_TOKENS_KEY &&
+	    !(c->key = strdup(opts->key))) {
+		free(c->temporary_directory);
+		free(c);
+		if (why)
+			snprintf(why, why_len, "out of memory");
+		return GPUHIST_ERR_NOMEM;
+	}
+	c->opts.key = c->key;
 	/* The patterns, compiled: the program's strings are not kept. */
 	c->run.match = gh_match_new(&c->opts, c->message, sizeof(c->message));
 	c->opts.match = c->opts.exclude = NULL;
@@ -215,6 +244,7 @@ int gpuhist_open(gpuhist_counter **counter,
 		if (why)
 			snprintf(why, why_len, "%s", c->message);
 		free(c->temporary_directory);
+		free(c->key);
 		free(c);
 		return GPUHIST_ERR_ARGUMENT;
 	}
@@ -245,6 +275,7 @@ int gpuhist_free(gpuhist_counter *c)
 		pthread_mutex_destroy(&c->run.cancel_lock);
 		gh_match_free(c->run.match);
 		free(c->temporary_directory);
+		free(c->key);
 		free(c);
 	}
 	return left_running;

@@ -9,6 +9,7 @@
 struct gpuhist_counter {
 	struct gpuhist_options opts;
 	char *temporary_directory;  /* opts' own copy */
+	char *key;                  /* ... and of its key's path */
 	struct gh_run run;
 	double ready;               /* gh_now() when the backend had started */
 	char message[GH_NOTE_LINE + 64];

@@ -27,6 +27,7 @@
 
 #include "blank_field.h"
 #include "counts.h"
+#include "json_key.h"
 #include "key.h"
 #include "local.h"
 #include "tokens.h"
@@ -45,6 +46,7 @@ struct gh_tokens {
 	int field;                      /* GPUHIST_TOKENS_FIELD: 1, 2, ... */
 	int separator;                  /* its byte, or -1: runs of blanks */
 	struct gh_key key;              /* several fields (key.n), or none */
+	struct gh_json_path *json;      /* GPUHIST_TOKENS_KEY: its path */
 	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
@@ -108,15 +110,28 @@ static void key_room_free(struct key_room *r)
 	r->left = 0;
 }
 
-/* The unit of a key of several fields of line [p, p + len), written in
- * room; false when out of memory. */
-static bool key_unit(const struct gh_tokens *t, const unsigned char *p,
-		     uint64_t len, struct key_room *room, struct gh_unit *u)
+/* The unit of a key (of several fields, or of JSON with json, a reader
+ * of t's path) of line [p, p + len), written in room; false when out of
+ * memory. */
+static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
+		     const unsigned char *p, uint64_t len,
+		     struct key_room *room, struct gh_unit *u)
 {
-	if (!key_room_take(room, gh_key_room(&t->key, len)))
-		return false;
+	const unsigned char *value;
+	size_t n;
+
+	if (json) {
+		if (gh_json_value(json, p, len, &value, &n) ||
+		    !key_room_take(room, n))
+			return false;
+		memcpy(room->at, value, n);
+		u->len = n;
+	} else {
+		if (!key_room_take(room, gh_key_room(&t->key, len)))
+			return false;
+		u->len = gh_line_key(&t->key, p, p + len, room->at);
+	}
 	u->p = room->at;
-	u->len = gh_line_key(&t->key, p, p + len, room->at);
 	u->n = 1;
 	room->at += u->len;
 	room->left -= u->len;
@@ -165,14 +180,19 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				break;
 			ret = gh_local_add(&l, from, (uint64_t)(p - from));
 		}
-	} else if (t->key.n) {
+	} else if (t->key.n || t->json) {
 		struct key_room room = { NULL, NULL, 0 };
+		struct gh_json_reader *json = t->json
+			? gh_json_reader_new(t->json) : NULL;
 
+		if (t->json && !json)
+			ret = -1;
 		while (p < end && !ret) {
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 			struct gh_unit u;
 
-			if (!key_unit(t, p, (uint64_t)(nl - p), &room, &u))
+			if (!key_unit(t, json, p, (uint64_t)(nl - p), &room,
+				      &u))
 				ret = -1;
 			else
 				ret = gh_local_add(&l, u.p, u.len);
@@ -182,6 +202,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 		if (gh_local_end(&l))
 			ret = -1;
 		key_room_free(&room);
+		gh_json_reader_free(json);
 		return ret;
 	} else {
 		while (p < end && !ret) {
@@ -237,13 +258,17 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 	} else {
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
-		if (t->key.n) {
+		if (t->key.n || t->json) {
 			struct key_room room = { NULL, NULL, 0 };
+			struct gh_json_reader *json = t->json
+				? gh_json_reader_new(t->json) : NULL;
 			int ret = -1;
 
-			if (key_unit(t, p, len, &room, &u))
+			if ((!t->json || json) &&
+			    key_unit(t, json, p, len, &room, &u))
 				ret = gh_counts_add(t->counts, &u, 1);
 			key_room_free(&room);
+			gh_json_reader_free(json);
 			return ret;
 		}
 		line_unit(t, p, len, &u);
@@ -479,8 +504,14 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 		memcpy(t->key.field, opts->fields, sizeof(t->key.field));
 		t->key.separator = opts->separator;
 	}
+	if (opts->tokens == GPUHIST_TOKENS_KEY &&
+	    !(t->json = gh_json_path_new(opts->key, NULL, 0))) {
+		free(t);
+		return NULL;    /* gpuhist_open took the path: memory */
+	}
 	t->counts = gh_counts_new(opts->memory, opts->temporary_directory);
 	if (!t->counts) {
+		gh_json_path_free(t->json);
 		free(t);
 		return NULL;
 	}
@@ -509,6 +540,7 @@ void gh_tokens_free(struct gh_tokens *t)
 	gh_tokens_reset(t);
 	pthread_mutex_destroy(&t->lock);
 	gh_counts_free(t->counts);
+	gh_json_path_free(t->json);
 	free(t->ends);
 	free(t->carry);
 	free(t);
