@@ -4,7 +4,9 @@
 Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total]
   VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
   given as its decimal value), fields:N,M[,...] or fields:N,M:BYTE (a key
-  of several fields: a tuple of them, json's members fieldN, fieldM).  PLAIN is the input's bytes (decoded),
+  of several fields: a tuple of them, json's members fieldN, fieldM), or
+  key:PATH (the value at PATH of each line read as JSON, as jq -r prints
+  it: see json_value).  PLAIN is the input's bytes (decoded),
   GPUHIST_JSON gpuhist -f json's output for that one input, or with
   "total" for several inputs whose bytes, one after another, PLAIN is:
   their total is checked.
@@ -23,6 +25,62 @@ import sys
 from collections import Counter
 
 
+class Literal(str):
+    """A number as the line wrote it (a decimal's text is kept)."""
+
+
+def reject(name):
+    raise ValueError(name)      # NaN, Infinity: not JSON
+
+
+def dump_str(s):
+    out = ['"']
+    for ch in s:
+        named = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f",
+                 "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+        if ch in named:
+            out.append(named[ch])
+        elif ord(ch) < 0x20:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    return "".join(out) + '"'
+
+
+def dump(v):
+    """Compact JSON, as json-c writes it (JSON_C_TO_STRING_PLAIN, '/' as
+    it is)."""
+    if isinstance(v, dict):
+        return "{" + ",".join(dump_str(k) + ":" + dump(x)
+                              for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(dump(x) for x in v) + "]"
+    if isinstance(v, Literal):
+        return str.__str__(v)
+    if isinstance(v, str):
+        return dump_str(v)
+    return {True: "true", False: "false", None: "null"}[v] \
+        if v is None or isinstance(v, bool) else str(v)
+
+
+def json_value(line, names):
+    """The value at names of line read as JSON: a string's bytes, a
+    number (an integer in decimal, a decimal as written), true, false,
+    null, an object or array as compact JSON; null where a name is not
+    there or what holds it is not an object; b"\\xff" for a line that is
+    not JSON (not UTF-8, not one JSON text)."""
+    try:
+        v = json.loads(line.decode("utf-8"), parse_float=Literal,
+                       parse_int=int, parse_constant=reject)
+    except ValueError:
+        return b"\xff"
+    for name in names:
+        v = v.get(name) if isinstance(v, dict) else None
+    if isinstance(v, str) and not isinstance(v, Literal):
+        return v.encode("utf-8")
+    return dump(v).encode("utf-8")
+
+
 def units(view, data):
     if view == "words":
         return re.findall(rb"[^ \t\r\n]+", data)
@@ -31,6 +89,10 @@ def units(view, data):
         lines.pop()
     if view == "lines":
         return lines
+    if view.startswith("key:"):
+        path = view[4:]
+        names = [] if path == "." else path[1:].split(".")
+        return [json_value(line, names) for line in lines]
     parts = view.split(":")
     ns = [int(n) for n in parts[1].split(",")]
     out = []

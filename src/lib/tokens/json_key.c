@@ -8,6 +8,7 @@
  * the path is missing or what holds it is not an object, as jq's
  * .a.b gives null for a missing one.
  */
+#define _GNU_SOURCE 1    /* memmem */
 #include "config.h"
 
 #include <stdbool.h>
@@ -112,6 +113,10 @@ void gh_json_path_free(struct gh_json_path *k)
 }
 
 #ifdef HAVE_JSON_C
+/* Nesting json-c follows (its default, 32, refused deeper logs that are
+ * JSON); deeper is not JSON. */
+#define DEPTH 512
+
 struct gh_json_reader {
 	const struct gh_json_path *path;
 	struct json_tokener *tok;
@@ -125,7 +130,7 @@ struct gh_json_reader *gh_json_reader_new(const struct gh_json_path *path)
 	if (!r)
 		return NULL;
 	r->path = path;
-	r->tok = json_tokener_new();
+	r->tok = json_tokener_new_ex(DEPTH);
 	if (!r->tok) {
 		free(r);
 		return NULL;
@@ -142,6 +147,43 @@ void gh_json_reader_free(struct gh_json_reader *r)
 	json_object_put(r->root);
 	json_tokener_free(r->tok);
 	free(r);
+}
+
+/* Whether o holds NaN, Infinity or -Infinity, which json-c takes even
+ * when strict and JSON has not. */
+static bool not_a_number_in(struct json_object *o)
+{
+	const char *text;
+
+	switch (json_object_get_type(o)) {
+	case json_type_double:
+		text = json_object_to_json_string_ext(o,
+						      JSON_C_TO_STRING_PLAIN);
+		return text && (text[0] == 'N' || text[0] == 'I' ||
+				(text[0] == '-' && text[1] == 'I'));
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			if (not_a_number_in(json_object_array_get_idx(o, i)))
+				return true;
+		return false;
+	case json_type_object: {
+		json_object_object_foreach(o, name, v) {
+			(void)name;
+			if (not_a_number_in(v))
+				return true;
+		}
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Whether the line may hold json-c's NaN or Infinity (outside a string
+ * or in it: the tree then says). */
+static bool may_hold_nan(const unsigned char *p, uint64_t len)
+{
+	return memmem(p, len, "NaN", 3) || memmem(p, len, "Infinity", 8);
 }
 
 /* Whether [p, end) is all blanks (JSON's whitespace). */
@@ -167,6 +209,16 @@ int gh_json_value(struct gh_json_reader *r, const unsigned char *p,
 		return 0;
 	json_tokener_reset(r->tok);
 	r->root = json_tokener_parse_ex(r->tok, (const char *)p, (int)len);
+	/* A number at the line's end (42) waits for more: a NUL ends it. */
+	if (!r->root &&
+	    json_tokener_get_error(r->tok) == json_tokener_continue) {
+		r->root = json_tokener_parse_ex(r->tok, "", 1);
+		if (json_tokener_get_error(r->tok) != json_tokener_success)
+			return 0;
+		if (!r->root)
+			return 0;       /* not a lone null, which is whole */
+		goto parsed;
+	}
 	if (!r->root) {
 		/* json-c gives NULL for a JSON null too. */
 		if (json_tokener_get_error(r->tok) != json_tokener_success ||
@@ -175,6 +227,9 @@ int gh_json_value(struct gh_json_reader *r, const unsigned char *p,
 	} else if (!blank(p + json_tokener_get_parse_end(r->tok), p + len)) {
 		return 0;
 	}
+parsed:
+	if (may_hold_nan(p, len) && not_a_number_in(r->root))
+		return 0;
 	o = r->root;
 	for (int i = 0; i < r->path->n && o; i++)
 		if (!json_object_is_type(o, json_type_object) ||
