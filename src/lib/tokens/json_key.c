@@ -20,6 +20,7 @@
 
 #ifdef HAVE_JSON_C
 #include <json-c/json.h>
+#include <locale.h>
 #endif
 
 /* Names are kept one after another, each ended by a NUL of its own (a
@@ -121,6 +122,7 @@ struct gh_json_reader {
 	const struct gh_json_path *path;
 	struct json_tokener *tok;
 	struct json_object *root;       /* the last line's, freed at the next */
+	locale_t c;                     /* glibc's static C locale */
 };
 
 struct gh_json_reader *gh_json_reader_new(const struct gh_json_path *path)
@@ -137,6 +139,11 @@ struct gh_json_reader *gh_json_reader_new(const struct gh_json_path *path)
 	}
 	json_tokener_set_flags(r->tok, JSON_TOKENER_STRICT |
 				       JSON_TOKENER_VALIDATE_UTF8);
+	r->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (r->c == (locale_t)0) {
+		gh_json_reader_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -145,7 +152,10 @@ void gh_json_reader_free(struct gh_json_reader *r)
 	if (!r)
 		return;
 	json_object_put(r->root);
-	json_tokener_free(r->tok);
+	if (r->tok)
+		json_tokener_free(r->tok);
+	if (r->c != (locale_t)0)
+		freelocale(r->c);
 	free(r);
 }
 
@@ -186,6 +196,21 @@ static bool may_hold_nan(const unsigned char *p, uint64_t len)
 	return memmem(p, len, "NaN", 3) || memmem(p, len, "Infinity", 8);
 }
 
+/* json-c's parse of len bytes at p, the thread in the C locale
+ * meanwhile: json-c copies the thread's locale for its numbers at each
+ * call, and glibc copies the C locale without its global lock (any
+ * other took it twice a line: 16 threads ran 2.8 times one's speed). */
+static struct json_object *parse(struct gh_json_reader *r,
+				 const unsigned char *p, uint64_t len)
+{
+	locale_t was = uselocale(r->c);
+	struct json_object *o = json_tokener_parse_ex(r->tok, (const char *)p,
+						      (int)len);
+
+	uselocale(was);
+	return o;
+}
+
 /* Whether [p, end) is all blanks (JSON's whitespace). */
 static bool blank(const unsigned char *p, const unsigned char *end)
 {
@@ -208,11 +233,11 @@ int gh_json_value(struct gh_json_reader *r, const unsigned char *p,
 	if (len > 0x7fffffff || blank(p, p + len))
 		return 0;
 	json_tokener_reset(r->tok);
-	r->root = json_tokener_parse_ex(r->tok, (const char *)p, (int)len);
+	r->root = parse(r, p, len);
 	/* A number at the line's end (42) waits for more: a NUL ends it. */
 	if (!r->root &&
 	    json_tokener_get_error(r->tok) == json_tokener_continue) {
-		r->root = json_tokener_parse_ex(r->tok, "", 1);
+		r->root = parse(r, (const unsigned char *)"", 1);
 		if (json_tokener_get_error(r->tok) != json_tokener_success)
 			return 0;
 		if (!r->root)
