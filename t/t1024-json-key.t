@@ -18,7 +18,7 @@ cd "$TMP" || exit 1
 if ! "$GPUHIST" --key=.a /dev/null >/dev/null 2>err; then
 	grep -q 'json-c' err && skip_all "built without json-c"
 fi
-plan 26
+plan 30
 
 "$LOGGEN" json 3000000 11 >app.jsonl
 python3 - <<'PY'
@@ -101,6 +101,27 @@ like "--merge of another key: refused, naming both" "$rc $err" \
 grep '"ERROR"' app.jsonl >kept.jsonl
 check_tokens "--match=ERROR --key=.service: the values of the lines kept" \
 	key:.service kept.jsonl --match='"ERROR"' --key=.service app.jsonl
+
+# --values=.ms: the numbers of a key (strings of digits too; null and
+# lines that are not JSON are not numbers).
+values_ok() {
+	local desc=$1 key=$2 plain=$3 verdict
+	shift 3
+	"$GPUHIST" -f json "$@" >got.json 2>err
+	verdict=$(python3 "$T_SRCDIR/valuesoracle.py" "key:$key" "$plain" got.json 2>&1)
+	is "$desc" "$verdict" same
+}
+values_ok "--values=.latency_ms against Python" .latency_ms app.jsonl \
+	--values=.latency_ms app.jsonl
+values_ok "--values=.a of the edge cases" .a edge.jsonl --values=.a edge.jsonl
+"$GPUHIST" -f json --values=.latency_ms a.jsonl >va.json
+"$GPUHIST" -f json --values=.latency_ms b.jsonl >vb.json
+"$GPUHIST" -f json --merge va.json vb.json >vm.json
+verdict=$(python3 "$T_SRCDIR/valuesoracle.py" key:.latency_ms app.jsonl vm.json total 2>&1)
+is "--merge of two --values=.latency_ms results, the view adopted" "$verdict" same
+run_gh --merge --values=.status va.json
+like "--merge of another key's numbers: refused" "$rc $err" \
+	'^1 .*values, key .latency_ms, but this merge.s is values, key .status'
 
 PYTHONPATH=$ABS_BUILDDIR/python GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
 	python3 - app.jsonl >got 2>&1 <<'PY'

@@ -3,7 +3,8 @@
 
 Usage: valuesoracle.py FIELD PLAIN GPUHIST_JSON [total|inputs] [PRECISION]
   FIELD: N (runs of blanks, as awk's $N) or N:BYTE (a separator, given as
-  its decimal value).  PLAIN is the input's bytes (decoded); GPUHIST_JSON
+  its decimal value), or key:PATH (a key of JSON lines, as
+  tokenoracle.py reads it).  PLAIN is the input's bytes (decoded); GPUHIST_JSON
   gpuhist -f json --values's output for that one input ("first", the
   default), its "total" for several inputs whose bytes, one after another,
   PLAIN is, or "inputs": each input's entries, which must add up to the
@@ -172,7 +173,7 @@ def main():
     field, plain, result = sys.argv[1:4]
     which = sys.argv[4] if len(sys.argv) > 4 else "first"
     precision = float(sys.argv[5]) if len(sys.argv) > 5 else 1.0
-    view = "field:" + field
+    view = field if field.startswith("key:") else "field:" + field
     doc = json.load(open(result, encoding="utf-8"), parse_float=wide_float)
     if which == "inputs":
         # Each input's entry against its own file, PLAIN a list of them.

@@ -32,8 +32,8 @@ enum {
 	KEY_BYTES_READ = 16, KEY_NUMBERS = 32, KEY_NOT_NUMBERS = 64,
 	KEY_EMPTY = 128, KEY_MIN = 256, KEY_MAX = 512, KEY_SUM = 1024,
 	KEY_SUM_EXACT = 2048, KEY_SUB_BUCKETS = 4096, KEY_BUCKETS = 8192,
-	KEY_ERROR = 16384,
-	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_FIELD | KEY_BYTES_READ |
+	KEY_ERROR = 16384, KEY_KEY = 32768,
+	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ |
 		     KEY_NUMBERS | KEY_NOT_NUMBERS | KEY_EMPTY |
 		     KEY_SUB_BUCKETS | KEY_BUCKETS,
 	KEY_OF_NUMBERS = KEY_MIN | KEY_MAX | KEY_SUM | KEY_SUM_EXACT,
@@ -46,7 +46,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "empty", KEY_EMPTY }, { "min", KEY_MIN }, { "max", KEY_MAX },
 	{ "sum", KEY_SUM }, { "sum_exact", KEY_SUM_EXACT },
 	{ "sub_buckets", KEY_SUB_BUCKETS }, { "buckets", KEY_BUCKETS },
-	{ "error", KEY_ERROR },
+	{ "error", KEY_ERROR }, { "key", KEY_KEY },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -54,6 +54,7 @@ struct entry {
 	char where[32];             /* "inputs[3]" or "total" */
 	unsigned seen;              /* KEY_* */
 	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
+	char key[GH_JSON_TEXT];     /* the numbers of a key of JSON lines */
 	uint64_t field, separator, bytes_read, numbers, not_numbers, empty;
 	uint64_t sub_buckets, counts_sum;
 	char min[GH_JSON_NUMBER], max[GH_JSON_NUMBER], sum[GH_JSON_NUMBER];
@@ -145,8 +146,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	struct entry *e = ctx;
 	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
 				       key);
-	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW
-		    ? '"' : bit == KEY_BUCKETS ? '[' : 0;
+	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
+		    bit == KEY_KEY ? '"' : bit == KEY_BUCKETS ? '[' : 0;
 	size_t len;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
@@ -156,6 +157,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_text(r, e->name);
 	case KEY_ERROR:
 		return gh_json_read_text(r, e->error);
+	case KEY_KEY:
+		return gh_json_read_text(r, e->key);
 	case KEY_VIEW:
 		if (gh_json_read_string(r, e->view, sizeof(e->view) - 1, &len))
 			return -1;
@@ -195,11 +198,14 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	}
 }
 
-/* The view an entry names, as "values, field 9, separator 58". */
+/* The view an entry names, as "values, field 9, separator 58" (or
+ * "values, key .ms"). */
 static void view_text(char *out, size_t len, const char *view, uint64_t field,
-		      long long separator)
+		      long long separator, const char *key)
 {
-	if (separator >= 0)
+	if (key)
+		snprintf(out, len, "%s, key %.50s", view, key);
+	else if (separator >= 0)
 		snprintf(out, len, "%s, field %llu, separator %lld", view,
 			 (unsigned long long)field, separator);
 	else
@@ -212,13 +218,19 @@ static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
 	const struct gpuhist_options *lib = &d->opts->lib;
 	long long sep = e->seen & KEY_SEPARATOR ? (long long)e->separator : -1;
 
-	if (strcmp(e->view, "values") || e->field != (uint64_t)lib->field ||
-	    sep != lib->separator) {
+	bool key = lib->tokens == GPUHIST_TOKENS_KEY;
+	bool same = key ? (e->seen & KEY_KEY) && !(e->seen & KEY_FIELD) &&
+			  !strcmp(e->key, lib->key)
+			: (e->seen & KEY_FIELD) && !(e->seen & KEY_KEY) &&
+			  e->field == (uint64_t)lib->field;
+
+	if (strcmp(e->view, "values") || !same || sep != lib->separator) {
 		char view[96], ours[96];
 
-		view_text(view, sizeof(view), e->view, e->field, sep);
+		view_text(view, sizeof(view), e->view, e->field, sep,
+			  e->seen & KEY_KEY ? e->key : NULL);
 		view_text(ours, sizeof(ours), "values", (uint64_t)lib->field,
-			  lib->separator);
+			  lib->separator, key ? lib->key : NULL);
 		return gh_json_refuse(r, "%s: a result of the view %s, but this merge's is %s (results of different views do not add up)",
 				      e->where, view, ours);
 	}

@@ -156,7 +156,18 @@ void gh_merge_view_adopt(struct gh_options *opts)
 	long sub_buckets = view == VIEW_VALUES
 			   ? number_after(first, "\"sub_buckets\": ") : 0;
 
-	if (view == GPUHIST_TOKENS_FIELD || view == VIEW_VALUES) {
+	bool values_of_key = false;
+
+	if (view == VIEW_VALUES) {
+		/* --values=.ms: a key's, not a field's */
+		const char *end = strstr(first, "\"bytes_read\""),
+			   *key = strstr(first, "\"key\": ");
+
+		values_of_key = key && (!end || key < end) &&
+				key_after(first, opts);
+	}
+	if ((view == GPUHIST_TOKENS_FIELD || view == VIEW_VALUES) &&
+	    !values_of_key) {
 		/* Its own keys, before the entry's next one. */
 		const char *end = strstr(first, "\"bytes_read\"");
 		long field, sep;
@@ -182,7 +193,8 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		gh_options_values_defaults(opts);
 		if (sub_buckets > 0)
 			opts->precision = 100.0 / (double)sub_buckets;
-		view = GPUHIST_TOKENS_FIELD;
+		view = values_of_key ? GPUHIST_TOKENS_KEY
+				     : GPUHIST_TOKENS_FIELD;
 	}
 	opts->lib.tokens = view;
 	if (view)

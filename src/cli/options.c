@@ -55,7 +55,8 @@ void gh_options_help(void)
 "                         non-blanks, as awk's $N, or with -F what lies\n"
 "                         between separators; \"\" where a line has fewer;\n"
 "                         --field=1,9: the pair (a key of up to 8 fields)\n"
-"      --values=N         read the Nth field (as --field) as numbers: their\n"
+"      --values=N         read the Nth field (as --field), or with --values=.ms\n"
+"                         a key of JSON lines (as --key), as numbers: their\n"
 "                         count, min, max, sum, mean, quantiles and\n"
 "                         histogram; fields that are not numbers counted\n"
 "                         as such\n"
@@ -493,8 +494,25 @@ static int field_list(const char *arg, const char *opt, int *fields)
 static int opt_field(struct parse *p, int code, const char *arg)
 {
 	const char *opt = code == OPT_FIELD ? "--field" : "--values";
-	int fields[GPUHIST_FIELDS_MAX], n = field_list(arg, opt, fields);
+	int fields[GPUHIST_FIELDS_MAX], n;
 
+	/* --values=.ms: the numbers of a key of JSON lines. */
+	if (code == OPT_VALUES && arg[0] == '.') {
+		if (p->lib->key && !p->opts->values) {
+			say("options --key and --values select different views");
+			return REFUSED;
+		}
+		if (p->opts->values && p->lib->key && strcmp(p->lib->key, arg)) {
+			say("--values given twice (%s and %s): one key is counted at a time",
+			    p->lib->key, arg);
+			return REFUSED;
+		}
+		p->opts->values = true;
+		p->lib->key = arg;
+		return set_tokens(p->opts, GPUHIST_TOKENS_KEY, opt,
+				  &p->tokens_opt);
+	}
+	n = field_list(arg, opt, fields);
 	if (!n)
 		return REFUSED;
 	for (int i = 0; i < n; i++)
@@ -545,6 +563,10 @@ static int opt_field(struct parse *p, int code, const char *arg)
 static int opt_key(struct parse *p, int code, const char *arg)
 {
 	(void)code;
+	if (p->opts->values) {
+		say("options --values and --key select different views");
+		return REFUSED;
+	}
 	if (p->lib->key && strcmp(p->lib->key, arg)) {
 		say("--key given twice (%s and %s): one key is counted at a time",
 		    p->lib->key, arg);

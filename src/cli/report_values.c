@@ -261,8 +261,11 @@ int gh_report_values(struct gh_report *rep, const char *name,
 	}
 	/* json's */
 	gh_block_figure(&b, NULL, "view", gh_cell_name(NULL, "values"));
-	gh_block_figure(&b, NULL, "field", gh_cell_u64(NULL,
-						      (uint64_t)lib->field));
+	if (lib->tokens == GPUHIST_TOKENS_KEY)
+		gh_block_figure(&b, NULL, "key", gh_cell_str(NULL, lib->key));
+	else
+		gh_block_figure(&b, NULL, "field",
+				gh_cell_u64(NULL, (uint64_t)lib->field));
 	if (lib->separator >= 0)
 		gh_block_figure(&b, NULL, "separator",
 				gh_cell_u64(NULL, (uint64_t)lib->separator));
