@@ -23,7 +23,7 @@ enum {
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
-	OPT_MATCH_FIELD, OPT_KEY,
+	OPT_MATCH_FIELD, OPT_KEY, OPT_FOLLOW, OPT_INTERVAL,
 };
 
 void gh_options_help(void)
@@ -78,6 +78,10 @@ void gh_options_help(void)
 "\n"
 "Input and output:\n"
 "  -f, --format=FMT       table (default), tsv, csv, json or ndjson\n"
+"      --follow           read a growing file as tail -F does (the next one\n"
+"                         when it is rotated), printing the totals so far\n"
+"                         every --interval (json: as ndjson) until SIGINT\n"
+"      --interval=SECS    --follow's interval (default 5)\n"
 "      --columns=LIST     tsv and csv: also these columns after count, in\n"
 "                         this order: label (as the table shows the bin),\n"
 "                         share (of what the view counted), and the\n"
@@ -436,6 +440,7 @@ static int opt_flag(struct parse *p, int code, const char *arg)
 	case 'v': opts->verbose++; break;
 	case OPT_RAW: p->lib->raw = true; break;
 	case OPT_MERGE: opts->merge = true; break;
+	case OPT_FOLLOW: opts->follow = true; break;
 	case OPT_PROGRESS: opts->progress = GH_PROGRESS_ON; break;
 	case OPT_NO_PROGRESS: opts->progress = GH_PROGRESS_OFF; break;
 	case 'V': p->want_version = true; break;
@@ -557,6 +562,24 @@ static int opt_field(struct parse *p, int code, const char *arg)
 		memcpy(p->lib->fields, fields, (size_t)n * sizeof(int));
 	}
 	return set_tokens(p->opts, GPUHIST_TOKENS_FIELD, opt, &p->tokens_opt);
+}
+
+/* --interval: seconds between --follow's totals. */
+static int opt_interval(struct parse *p, int code, const char *arg)
+{
+	char *end;
+	double v;
+
+	(void)code;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= 0.01 && v <= 86400)) {
+		say("invalid interval '%s' for --interval (expected seconds, 0.01 to 86400)",
+		    arg);
+		return REFUSED;
+	}
+	p->opts->interval = v;
+	return GO_ON;
 }
 
 /* --key: the value at a key of JSON lines. */
@@ -872,6 +895,8 @@ static const struct option_row {
 	{ "format",      required_argument, 'f', opt_word },
 	{ "raw",         no_argument,       OPT_RAW, opt_flag },
 	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
+	{ "follow",      no_argument,       OPT_FOLLOW, opt_flag },
+	{ "interval",    required_argument, OPT_INTERVAL, opt_interval },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
 	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
 	{ "match",       required_argument, OPT_MATCH, opt_pattern },
@@ -988,6 +1013,25 @@ static enum gh_parse_result check(struct parse *p)
 		say("option --columns cannot be combined with -s: its rows are ent's figures");
 		return usage_error();
 	}
+	if (opts->follow && (opts->stats || opts->merge)) {
+		say("option --follow cannot be combined with %s",
+		    opts->stats ? "-s (ent's sums need the stream whole)"
+				: "--merge");
+		return usage_error();
+	}
+	if (opts->interval && !opts->follow) {
+		say("option --interval applies to --follow only");
+		return usage_error();
+	}
+	if (opts->follow && !opts->interval)
+		opts->interval = 5;
+	/* --follow counts text in segments cut at newlines: none is
+	 * decoded (follow.c refuses a compressed file). */
+	if (opts->follow)
+		lib->raw = 1;
+	/* --follow prints json's entries a line each. */
+	if (opts->follow && opts->format == GH_FMT_JSON)
+		opts->ndjson = true;
 	lib->stats = opts->stats && !opts->merge;
 	if (opts->chars) {
 		lib->chars = !opts->merge;
@@ -1009,6 +1053,10 @@ static enum gh_parse_result operands(struct gh_options *opts, int argc,
 		say("extra operand '%s'", argv[optind]);
 		if (!quiet_errors)
 			fprintf(stderr, "file operands cannot be combined with --files0-from\n");
+		return usage_error();
+	}
+	if (opts->follow && (opts->files0_from || argc - optind > 1)) {
+		say("--follow reads one file (or standard input)");
 		return usage_error();
 	}
 	if (opts->files0_from) {

@@ -47,6 +47,8 @@ struct gh_options {
 	enum gh_format format;
 	bool ndjson;                /* -f ndjson: json's entries, a line each */
 	bool merge;                 /* operands are -f json results */
+	bool follow;                /* --follow: a growing file */
+	double interval;            /* --interval, seconds (0: 5) */
 	int verbose;
 	enum gh_progress_mode progress;
 	enum gh_sort sort;          /* -m's table: count unless --sort */

@@ -584,6 +584,13 @@ void gh_report_end(struct gh_report *rep)
 		     (rep->total_mode == GH_TOTAL_AUTO && rep->n_inputs > 1);
 
 	head(rep);
+	if (rep->snapshot) {
+		gpuhist_values_free(rep->values_total);
+		rep->values_total = NULL;
+		gh_report_tokens_total_free(rep);
+		gpuhist_chars_free(&rep->total_chars);
+		return;
+	}
 	if (rep->values) {
 		values_end(rep, total);
 		return;

@@ -54,6 +54,8 @@ struct gh_report {
 	char run_error[1024];       /* why the run failed as a whole */
 	bool failed;                /* a block could not be printed (said) */
 	bool ndjson;                /* json's entries, a line each */
+	bool snapshot;              /* --follow's: one block of the totals so
+				     * far, no total after it */
 	FILE *line_out;             /* ndjson: the real output while an entry
 				     * is written to line (a memory stream) */
 	char *line;

@@ -764,6 +764,8 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 /* Whether the total's block will be printed (json always has one). */
 static bool total_wanted(const struct gh_report *rep)
 {
+	if (rep->snapshot)
+		return false;
 	return rep->format == GH_FMT_JSON ||
 	       rep->total_mode == GH_TOTAL_ALWAYS ||
 	       rep->total_mode == GH_TOTAL_ONLY ||

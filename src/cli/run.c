@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "follow.h"
 #include "merge.h"
 #include "merge_tokens.h"
 #include "merge_values.h"
@@ -388,6 +389,17 @@ int gh_run(struct gh_options *opts)
 	if (opts->merge) {
 		gh_report_begin(&run.report, stdout, opts, &run.view);
 		failed = gh_run_merge(&run);
+	} else if (opts->follow) {
+		/* Its own blocks: the report's stays empty. */
+		failed = gh_follow(&run);
+		if (failed < 0) {
+			gh_run_close(&run, "", false);
+			return EXIT_FAILURE;
+		}
+		run.report.snapshot = true;
+		run.report.out = stdout;
+		run.report.opts = opts;
+		run.report.headed = true;
 	} else {
 		batch = calloc(1, sizeof(*batch));
 		failed = batch ? count_operands(&run, batch) : -1;
