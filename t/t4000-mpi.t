@@ -10,7 +10,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 41
+plan 43
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -248,6 +248,27 @@ one -t -f tsv --backend=cpu "$TMP/dir"
 mpi 2 -t -f tsv --backend=cpu "$TMP/dir"
 same_file "a directory under mpirun: one process's rows" "$TMP/mpi.out" \
 	"$TMP/one.out"
+
+# Keys: of several fields, and of JSON lines (the big file split among
+# the ranks, lines and their keys whole in one range each).
+one --field=1,9 -f tsv --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+mpi 3 --field=1,9 -f tsv --backend=cpu "$TMP/big.log" "$TMP/part.gz"
+same_file "--field=1,9 under mpirun: one process's rows" "$TMP/mpi.out" \
+	"$TMP/one.out"
+if "$GPUHIST" --key=.a /dev/null >/dev/null 2>&1; then
+	python3 -c '
+import json
+for i in range(20000):
+    print(json.dumps({"level": ["INFO", "WARN", "ERROR"][i % 7 % 3],
+                      "req": {"status": 200 + i % 5}, "ms": i % 97 / 4}))
+print("not json")' >"$TMP/app.jsonl"
+	one --key=.req.status -f tsv --backend=cpu "$TMP/app.jsonl" "$TMP/big.log"
+	mpi 3 --key=.req.status -f tsv --backend=cpu "$TMP/app.jsonl" "$TMP/big.log"
+	same_file "--key=.req.status under mpirun: one process's rows" \
+		"$TMP/mpi.out" "$TMP/one.out"
+else
+	skip "--key=.req.status under mpirun: one process's rows" "built without json-c"
+fi
 
 # A backend no rank can use: exit 1 on every rank, no report.
 if have_gpu; then
