@@ -14,7 +14,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 28
+plan 29
 
 "$LOGGEN" access 3000000 7 >access.log
 "$LOGGEN" csv 2000000 7 >events.csv
@@ -113,6 +113,11 @@ same_file "--merge with no view: the key's, adopted from the first result" got w
 "$GPUHIST" -f json --merge --field=1,9 a.json b.json >m.json
 python3 "$T_SRCDIR/tokenoracle.py" fields:1,9 access.log m.json total >got
 is "--merge's json total against Python" "$(cat got)" same
+printf 'c\nc\na b\n' >short.log
+"$GPUHIST" -f json --field=1,2 short.log >short.json
+"$GPUHIST" -f tsv --merge short.json | sed 1d | sort >got
+printf 'short.json\ta\tb\t1\nshort.json\tc\t\t2\n' | sort >want
+same_file "--merge: a key whose second field is empty in every row" got want
 run_gh --merge --field=9,1 a.json
 like "--merge of another key: refused, naming both" "$rc $err" \
 	'^1 .*view fields 1,9, but this merge.s is fields 9,1'

@@ -38,7 +38,7 @@ lines = [
     b'{"a": [Infinity]}', b'{"a": "NaN and Infinity in a string"}',
     b'{"a": 1e999}',
     b'{"a": "' + b'z' * 100000 + b'"}',
-    b'{"a": ""}', b'{"a": {}}', b'{"a": []}',
+    b'{"a": ""}', b'{"a": {}}', b'{"a": []}', b'null', b' null ', b'7',
 ]
 body = []
 for i in range(300):

@@ -11,7 +11,7 @@ need_cmd python3
 need_cmd gzip
 
 cd "$TMP" || exit 1
-plan 16
+plan 17
 
 # follow_start OUT ARGS...: gpuhist --follow ARGS in the background.
 follow_start() {
@@ -124,6 +124,17 @@ is "--values=10 through a pipe: the same numbers and buckets" "$(cat got)" True
 	tail -n 1 | cut -f2- >got
 "$GPUHIST" -m -f tsv --total=never p.log | tail -n 1 | cut -f2- >want
 same_file "-m through a pipe: the same code points" got want
+
+# Standard input that is a file, beside a file named "-": the name is
+# not looked up (no rotation of standard input).
+printf 'x\n' >./-
+printf 'one\ntwo\n' >in.log
+"$GPUHIST" --follow --interval=0.2 --lines -f ndjson - <in.log >stdin.out 2>&1 &
+pid=$!
+follow_stop INT
+is "standard input from a file, a file named -: exit 0, its lines" \
+	"$rc $(lines_check stdin.out in.log)" "0 same"
+rm -f ./-
 
 run_gh --follow -s f.log
 like "-s: exit 2" "$rc $err" "^2 gpuhist: option --follow cannot be combined with -s"

@@ -185,7 +185,8 @@ static int take(struct follow *f, const unsigned char *p, size_t n)
 		f->line = l;
 		f->line_cap = cap;
 	}
-	memcpy(f->line + f->line_len, p, n);
+	if (n)
+		memcpy(f->line + f->line_len, p, n);
 	f->line_len += n;
 	return 0;
 }
@@ -230,15 +231,23 @@ static int open_file(struct follow *f)
 /* At the file's end for now: whether its name stands for another file
  * (then it is opened) or it shrank (then it is read again from its
  * start).  0, or -1 (said). */
-static int check_file(struct follow *f)
+static int check_file(struct follow *f, unsigned char *buf)
 {
 	struct stat st;
+	ssize_t n;
 
-	if (stat(f->path, &st))
-		return 0;       /* renamed away, none made anew yet */
+	if (!strcmp(f->path, "-") || stat(f->path, &st))
+		return 0;       /* standard input; or renamed away, none
+				 * made anew yet */
 	if (st.st_dev != f->dev || st.st_ino != f->ino) {
 		int fd = f->fd;
 
+		/* What the old file gained since it was last read. */
+		while ((n = read(fd, buf, READ_BYTES)) > 0) {
+			f->at += (uint64_t)n;
+			if (take(f, buf, (size_t)n))
+				return -1;
+		}
 		if (leave_file(f))
 			return -1;
 		if (open_file(f)) {
@@ -295,7 +304,9 @@ int gh_follow(struct gh_run *run)
 {
 	struct follow f = { .run = run, .path = run->opts->operands[0],
 			    .fd = -1 };
-	struct sigaction sa = { .sa_handler = on_stop };
+	/* A second signal ends the process as it would have. */
+	struct sigaction sa = { .sa_handler = on_stop,
+				.sa_flags = SA_RESETHAND };
 	double next;
 	unsigned char *buf = malloc(READ_BYTES);
 	int ret = 0;
@@ -356,7 +367,7 @@ int gh_follow(struct gh_run *run)
 		}
 		if (!f.regular)
 			break;          /* a pipe's end: the input ended */
-		if (check_file(&f)) {
+		if (check_file(&f, buf)) {
 			f.failed = true;
 			break;
 		}
@@ -364,9 +375,16 @@ int gh_follow(struct gh_run *run)
 
 		nanosleep(&nap, NULL);
 	}
-	/* The end: what is left of a file, its last line too. */
-	while (!f.failed && ret == 0 && f.regular) {
-		ssize_t n = read(f.fd, buf, READ_BYTES);
+	/* The end: what a file held when it came (not what it gains while
+	 * being read), its last line too. */
+	struct stat st;
+	uint64_t end = f.regular && !fstat(f.fd, &st) ? (uint64_t)st.st_size
+						      : 0;
+
+	while (!f.failed && ret == 0 && f.at < end) {
+		ssize_t n = read(f.fd, buf, end - f.at < READ_BYTES
+					    ? (size_t)(end - f.at)
+					    : READ_BYTES);
 
 		if (n <= 0)
 			break;

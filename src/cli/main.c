@@ -107,6 +107,14 @@ int main(int argc, char **argv)
 		break;
 	}
 	gh_merge_view_adopt(&opts);
+	if (gh_mpi_launched() && opts.follow) {
+		/* One growing file: nothing to share among ranks. */
+		if (quiet)
+			gh_mpi_refused();
+		else
+			gh_msg("option --follow cannot be used under mpirun");
+		return 2;
+	}
 	if (gh_mpi_launched())
 		return gh_mpi_main(&opts);
 	return gh_run(&opts);

@@ -126,7 +126,7 @@ static int join_parts(struct gh_json *r, struct entry *e)
 	size_t len = (size_t)o->n_fields - 1;
 
 	for (int i = 0; i < o->n_fields; i++) {
-		if (memchr(e->part[i], join, e->part_len[i]))
+		if (e->part_len[i] && memchr(e->part[i], join, e->part_len[i]))
 			return gh_json_refuse(r, "%s: counts[%llu]: field%d holds the byte that joins a key's fields",
 					      e->where,
 					      (unsigned long long)e->rows,

@@ -85,7 +85,7 @@ static bool fields_after(const char *view, struct gh_options *opts)
  * after view, into opts (kept for the run); false where there is none. */
 static bool key_after(const char *view, struct gh_options *opts)
 {
-	static char path[256];
+	static char path[4096];
 	const char *at = strstr(view, "\"key\": \"");
 	size_t n = 0;
 

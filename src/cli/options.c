@@ -507,15 +507,21 @@ static int opt_field(struct parse *p, int code, const char *arg)
 			say("options --key and --values select different views");
 			return REFUSED;
 		}
-		if (p->opts->values && p->lib->key && strcmp(p->lib->key, arg)) {
-			say("--values given twice (%s and %s): one key is counted at a time",
-			    p->lib->key, arg);
+		if (p->opts->values && (!p->lib->key ||
+					strcmp(p->lib->key, arg))) {
+			say("--values given twice (%s and %s): one is counted at a time",
+			    p->lib->key ? p->lib->key : "a field", arg);
 			return REFUSED;
 		}
 		p->opts->values = true;
 		p->lib->key = arg;
 		return set_tokens(p->opts, GPUHIST_TOKENS_KEY, opt,
 				  &p->tokens_opt);
+	}
+	if (code == OPT_VALUES && p->lib->key) {
+		say("--values given twice (%s and %s): one is counted at a time",
+		    p->lib->key, arg);
+		return REFUSED;
 	}
 	n = field_list(arg, opt, fields);
 	if (!n)

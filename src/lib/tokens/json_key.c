@@ -240,9 +240,7 @@ int gh_json_value(struct gh_json_reader *r, const unsigned char *p,
 		r->root = parse(r, (const unsigned char *)"", 1);
 		if (json_tokener_get_error(r->tok) != json_tokener_success)
 			return 0;
-		if (!r->root)
-			return 0;       /* not a lone null, which is whole */
-		goto parsed;
+		goto parsed;    /* NULL: a JSON null */
 	}
 	if (!r->root) {
 		/* json-c gives NULL for a JSON null too. */

@@ -27,14 +27,25 @@ static inline unsigned char gh_key_join(int separator)
 	return separator < 0 ? '\t' : (unsigned char)separator;
 }
 
-/* The most bytes the key of a line of len bytes can take. */
-static inline uint64_t gh_key_room(const struct gh_key *k, uint64_t len)
+/* The length of the key of line [p, end). */
+static inline uint64_t gh_key_length(const struct gh_key *k,
+				     const unsigned char *p,
+				     const unsigned char *end)
 {
-	return len * (uint64_t)k->n + (uint64_t)k->n;
+	uint64_t n = (uint64_t)k->n - 1;
+
+	for (int i = 0; i < k->n; i++) {
+		const unsigned char *from, *to;
+
+		if (gh_line_field(p, end, k->field[i], k->separator, &from,
+				  &to))
+			n += (uint64_t)(to - from);
+	}
+	return n;
 }
 
-/* Writes the key of line [p, end) to out (gh_key_room bytes); its length.
- * A field the line lacks is "", as the field view's. */
+/* Writes the key of line [p, end) to out (gh_key_length bytes); its
+ * length.  A field the line lacks is "", as the field view's. */
 static inline uint64_t gh_line_key(const struct gh_key *k,
 				   const unsigned char *p,
 				   const unsigned char *end, unsigned char *out)
@@ -48,7 +59,7 @@ static inline uint64_t gh_line_key(const struct gh_key *k,
 		if (i)
 			out[n++] = join;
 		if (gh_line_field(p, end, k->field[i], k->separator, &from,
-				  &to)) {
+				  &to) && to > from) {
 			memcpy(out + n, from, (size_t)(to - from));
 			n += (uint64_t)(to - from);
 		}

@@ -120,21 +120,28 @@ static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 	const unsigned char *value;
 	size_t n;
 
-	if (json) {
-		if (gh_json_value(json, p, len, &value, &n) ||
-		    !key_room_take(room, n))
-			return false;
-		memcpy(room->at, value, n);
-		u->len = n;
-	} else {
-		if (!key_room_take(room, gh_key_room(&t->key, len)))
-			return false;
-		u->len = gh_line_key(&t->key, p, p + len, room->at);
-	}
-	u->p = room->at;
 	u->n = 1;
-	room->at += u->len;
-	room->left -= u->len;
+	if (json) {
+		if (gh_json_value(json, p, len, &value, &n))
+			return false;
+	} else {
+		n = gh_key_length(&t->key, p, p + len);
+	}
+	if (!n) {
+		u->p = (const unsigned char *)"";
+		u->len = 0;
+		return true;
+	}
+	if (!key_room_take(room, n))
+		return false;
+	if (json)
+		memcpy(room->at, value, n);
+	else
+		gh_line_key(&t->key, p, p + len, room->at);
+	u->p = room->at;
+	u->len = n;
+	room->at += n;
+	room->left -= n;
 	return true;
 }
 
