@@ -123,8 +123,9 @@ run_gh --merge --values=.status va.json
 like "--merge of another key's numbers: refused" "$rc $err" \
 	'^1 .*values, key .latency_ms, but this merge.s is values, key .status'
 
-PYTHONPATH=$ABS_BUILDDIR/python GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
-	python3 - app.jsonl >got 2>&1 <<'PY'
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] && [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
+	PYTHONPATH=$ABS_BUILDDIR/python GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
+		python3 - app.jsonl >got 2>&1 <<'PY'
 import collections, json, sys
 import gpuhist
 want = collections.Counter(json.loads(l)["level"].encode()
@@ -132,7 +133,10 @@ want = collections.Counter(json.loads(l)["level"].encode()
 got = gpuhist.count(sys.argv[1], view="key", key=".level")
 print(got == want)
 PY
-is "Python: view=\"key\", key=\".level\"" "$(cat got)" True
+	is "Python: view=\"key\", key=\".level\"" "$(cat got)" True
+else
+	skip "Python: view=key" "no shared libgpuhist in the build"
+fi
 
 run_gh --key=level app.jsonl
 like "a path without its dot: exit 2, said" "$rc $err" \

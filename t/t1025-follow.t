@@ -13,13 +13,18 @@ need_cmd gzip
 cd "$TMP" || exit 1
 plan 17
 
-# follow_start OUT ARGS...: gpuhist --follow ARGS in the background.
+# follow_start OUT ARGS...: gpuhist --follow ARGS in the background,
+# waited for until it has printed its first totals (the file as it was
+# read whole: a sanitized build may take seconds to start).
 follow_start() {
-	local out=$1
+	local out=$1 i=0
 	shift
 	"$GPUHIST" --follow --interval=0.2 "$@" >"$out" 2>"$out.err" &
 	pid=$!
-	sleep 1
+	while [ ! -s "$out" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 
 # follow_stop [SIGNAL]: ends it (SIGINT) and waits; its status in $rc.
@@ -131,6 +136,11 @@ printf 'x\n' >./-
 printf 'one\ntwo\n' >in.log
 "$GPUHIST" --follow --interval=0.2 --lines -f ndjson - <in.log >stdin.out 2>&1 &
 pid=$!
+i=0
+while [ ! -s stdin.out ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 follow_stop INT
 is "standard input from a file, a file named -: exit 0, its lines" \
 	"$rc $(lines_check stdin.out in.log)" "0 same"
