@@ -446,6 +446,7 @@ struct tokens_block {
 	/* A key of several fields: its columns' names, and the table's
 	 * label (the key with a space for each tab that joins it). */
 	const struct gh_report *rep;
+	const char *names[GPUHIST_FIELDS_MAX + 1];      /* a key's columns */
 	bool not_json;              /* the key view: \xff is a line that is
 				     * not JSON */
 	int n_key;
@@ -475,9 +476,8 @@ static int key_row(struct tokens_block *tb, struct gh_row *row)
 	unsigned char join = lib->separator < 0 ? '\t'
 			     : (unsigned char)lib->separator;
 	const unsigned char *p = tb->t.bytes, *end = p + tb->t.len;
-	const char *names[GPUHIST_FIELDS_MAX + 1];
+	const char *const *names = tb->names;
 
-	gh_report_tokens_columns((struct gh_report *)tb->rep, names);
 	for (int i = 0; i < tb->n_key; i++) {
 		const unsigned char *at = i < tb->n_key - 1
 			? memchr(p, join, (size_t)(end - p)) : NULL;
@@ -661,6 +661,8 @@ static int print_block(struct gh_report *rep, const char *name,
 	FILE *copy = NULL;
 	int ret;
 
+	if (tb.n_key)
+		gh_report_tokens_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
 		       has_other);
 	/* json's rows were started before the copy (gh_report_tokens). */
