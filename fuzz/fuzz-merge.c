@@ -1,11 +1,12 @@
-/* fuzz-merge.c - libFuzzer harness of --merge's JSON readers (merge.c,
- * merge_tokens.c, both on json_read.c), which are fed files nobody
- * checked: any bytes, read as a result with and without -m's code points,
- * and as one of the lines and the words views' tokens, must be taken or
- * refused with a message, never crash, hang, leak or read out of bounds;
- * a result taken has totals whose sum of bytes fits 64 bits (merge.c's
- * own checks, here asserted once more from outside), or tokens that add
- * up to what its total says. */
+/* fuzz-merge.c - libFuzzer harness of the readers of results
+ * (gpuhist_merge_json: src/lib/merge/, every reader on json_read.c), which
+ * are fed files nobody checked: any bytes, read as a result with and
+ * without -m's code points, as one of the lines and the words views'
+ * tokens, and as the values view's numbers, must be taken or refused with
+ * a message, never crash, hang, leak or read out of bounds; a result taken
+ * has totals whose sum of bytes fits 64 bits (merge_bytes.c's own checks,
+ * here asserted once more from outside), or tokens that add up to what
+ * its total says. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -15,34 +16,27 @@
 #include <unistd.h>
 
 #include "gpuhist.h"
-#include "merge.h"
-#include "merge_tokens.h"
-#include "msg.h"
 
 /* Reads data as a result once, with or without code points. */
 static void read_once(const char *path, int chars_too)
 {
-	static const uint64_t none[256];
-	uint64_t totals[256];
+	static struct gpuhist_merge m;
+	struct gpuhist_options opts = { .separator = -1 };
 	struct gpuhist_chars chars;
-	struct gpuhist_stream stream;
-	bool known = false;
-	char said[8192];
 
 	gpuhist_chars_init(&chars);
-	gh_msg_capture(said, sizeof(said));     /* messages are not the point */
-	int ret = gh_merge_read(path, none, totals, chars_too ? &chars : NULL,
-				&stream, &known);
-	gh_msg_capture(NULL, 0);
-	if (!ret) {
+	memset(&m, 0, sizeof(m));
+	m.chars = chars_too ? &chars : NULL;
+	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
 		uint64_t all = 0;
 
 		for (int v = 0; v < 256; v++) {
-			if (all + totals[v] < all)
-				abort();        /* merge.c promised no overflow */
-			all += totals[v];
+			if (all + m.totals[v] < all)
+				abort();        /* the reader promised no
+						 * overflow */
+			all += m.totals[v];
 		}
-	} else if (!said[0]) {
+	} else if (!m.message[0]) {
 		abort();                /* refused without a word */
 	}
 	gpuhist_chars_free(&chars);
@@ -60,27 +54,46 @@ static int add_up(void *ctx, const struct gpuhist_tokens *part)
 /* Reads data as a tokens view's result once. */
 static void read_tokens(const char *path, int view)
 {
+	static struct gpuhist_merge m;
 	struct gpuhist_options opts = { .tokens = view, .separator = -1 };
-	gpuhist_token_sum *sum = gpuhist_token_sum_new(0, NULL);
-	uint64_t bytes = 0, total = 0;
-	char said[8192];
+	uint64_t total = 0;
 
-	if (!sum)
+	memset(&m, 0, sizeof(m));
+	m.tokens = gpuhist_token_sum_new(0, NULL);
+	if (!m.tokens)
 		return;
-	gh_msg_capture(said, sizeof(said));
-	int ret = gh_merge_tokens_read(path, &opts, sum, &bytes);
-
-	gh_msg_capture(NULL, 0);
-	if (!ret) {
-		const struct gpuhist_tokens *tk = gpuhist_token_sum_end(sum);
+	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
+		const struct gpuhist_tokens *tk = gpuhist_token_sum_end(m.tokens);
 
 		if (!tk || gpuhist_tokens_each(tk, add_up, &total) ||
 		    total != tk->total)
 			abort();
-	} else if (!said[0]) {
+	} else if (!m.message[0]) {
 		abort();                /* refused without a word */
 	}
-	gpuhist_token_sum_free(sum);
+	gpuhist_token_sum_free(m.tokens);
+}
+
+/* Reads data as the values view's result (field 10) once. */
+static void read_values(const char *path)
+{
+	static struct gpuhist_merge m;
+	struct gpuhist_options opts = { .tokens = GPUHIST_TOKENS_FIELD,
+					.field = 10, .separator = -1 };
+	struct gpuhist_values_summary s;
+
+	memset(&m, 0, sizeof(m));
+	m.values = gpuhist_values_new(0);
+	if (!m.values)
+		return;
+	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
+		gpuhist_values_summary(m.values, &s);
+		if (s.empty > s.not_numbers)
+			abort();        /* the reader promised */
+	} else if (!m.message[0]) {
+		abort();                /* refused without a word */
+	}
+	gpuhist_values_free(m.values);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -99,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_once(path, 1);
 	read_tokens(path, GPUHIST_TOKENS_LINES);
 	read_tokens(path, GPUHIST_TOKENS_WORDS);
+	read_values(path);
 	close(fd);
 	return 0;
 }

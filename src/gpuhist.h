@@ -467,6 +467,50 @@ int gpuhist_values_add_summary(gpuhist_values *values, const char *min_text,
 			       int sum_exact, uint64_t not_numbers,
 			       uint64_t empty);
 
+/*
+ * Results read back (gpuhist --merge): a document that gpuhist -f json
+ * wrote, checked whole (every entry's figures against each other, the
+ * total against the inputs'), its "total" added into what the caller
+ * holds.  The document's view must be opts': a tokens view, or, where
+ * values is given, the values view of opts' field or key, or else the
+ * bytes view (with ent's stream sums where they are there, and, where
+ * chars is given, its entries' code points, which every entry must
+ * have).  One reader a view, found through one table of
+ * rows (src/lib/merge/readers.c).
+ */
+#define GPUHIST_MERGE_MESSAGE 4096
+struct gpuhist_merge {
+	/* In: where the total goes. */
+	const uint64_t *sum;            /* 256 totals merged before (the
+					 * bytes view: this one must fit
+					 * beside them), or NULL */
+	struct gpuhist_chars *chars;    /* NULL, or where the total's code
+					 * points are added (-m) */
+	gpuhist_token_sum *tokens;      /* a tokens view: the total's
+					 * tokens are added here */
+	gpuhist_values *values;         /* the values view: its numbers */
+	/* Out. */
+	uint64_t totals[256];           /* the total's histogram; a tokens
+					 * or values result's bytes_read in
+					 * totals[0] */
+	int stream_known;               /* the total has ent's sums */
+	struct gpuhist_stream stream;
+	char message[GPUHIST_MERGE_MESSAGE];    /* why it failed: lines
+					 * "NAME: reason\n" */
+};
+
+/* Reads the document at path ("-": standard input) into m as its view's
+ * reader says.  GPUHIST_OK; GPUHIST_ERR_INPUT when it cannot be read or is
+ * refused, or memory ran out (m->message says why; m's chars, tokens and
+ * values may then hold part of it); GPUHIST_ERR_ARGUMENT for a view no
+ * reader reads (a tokens view without m->tokens). */
+int gpuhist_merge_json(const struct gpuhist_options *opts, const char *path,
+		       struct gpuhist_merge *m);
+
+/* The name of opts' tokens view as json writes it ("words", "lines",
+ * "field", "fields" for a key of several, "key"), "bytes" where none. */
+const char *gpuhist_view_name(const struct gpuhist_options *opts);
+
 /* What became of one input. */
 struct gpuhist_result {
 	int index;              /* its place in the list counted */

@@ -94,6 +94,7 @@ FOLDERS_MAY_USE = {
     "backend": {"tokens"},
     "tokens": set(),
     "values": {"tokens"},
+    "merge": {"tokens", "values"},      # their public sums alone
 }
 # lib's files any folder may use: the clock, notes, the thread helper and
 # code-point totals (the public gpuhist_chars_*)

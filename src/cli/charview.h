@@ -48,8 +48,4 @@ bool gh_charview_unicode(void);
 /* For --version -v: where -i's folding and -c's categories come from. */
 void gh_charview_describe(char *out, size_t len);
 
-/* Parses a machine name of a chars bin ("U+0041", "0xc3") into *bin;
- * 0, or -1 when it names none. */
-int gh_charview_parse(const char *name, uint32_t *bin);
-
 #endif

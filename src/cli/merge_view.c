@@ -8,7 +8,7 @@
  * keys come right after an entry's name, so the first 64 KiB hold them;
  * a key inside a string cannot match (its quotes are escaped there).
  * The values view's result (--values) gives its precision too, as
- * "sub_buckets".  merge_tokens.c and merge_values.c still check every
+ * "sub_buckets".  The library's readers (gpuhist_merge_json) still check every
  * entry against the view taken here.
  */
 #include "config.h"

@@ -583,7 +583,7 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 			gh_cell_u64(NULL, distinct));
 	/* The view, so that --merge adds up only tokens of the same one. */
 	gh_block_figure(b, NULL, "view",
-			gh_cell_name(NULL, gh_tokens_view_name_of(lib)));
+			gh_cell_name(NULL, gpuhist_view_name(lib)));
 	if (lib->n_fields > 1) {
 		int len = snprintf(rep->fields_json, sizeof(rep->fields_json),
 				   "[%d", lib->fields[0]);

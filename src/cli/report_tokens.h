@@ -8,23 +8,6 @@
 #include "gpuhist.h"
 #include "report.h"
 
-/* The view's name in json ("words", "lines", "field", "key"), which --merge
- * reads back. */
-static inline const char *gh_tokens_view_name(int view)
-{
-	return view == GPUHIST_TOKENS_WORDS ? "words"
-	       : view == GPUHIST_TOKENS_LINES ? "lines"
-	       : view == GPUHIST_TOKENS_KEY ? "key" : "field";
-}
-
-/* The same of the options: "fields" for a key of several. */
-static inline const char *gh_tokens_view_name_of(
-	const struct gpuhist_options *lib)
-{
-	return lib->tokens == GPUHIST_TOKENS_FIELD && lib->n_fields > 1
-	       ? "fields" : gh_tokens_view_name(lib->tokens);
-}
-
 /* The columns of a key of several fields, "field1", "field9", then
  * "count", into cols (GPUHIST_FIELDS_MAX + 1); how many. */
 int gh_report_tokens_columns(struct gh_report *rep, const char **cols);

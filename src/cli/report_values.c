@@ -5,7 +5,7 @@
  * a log scale where the numbers are positive and span two decades or
  * more, else on a linear one.  tsv and csv give every non-empty bucket
  * with its bounds, json the summary and every bucket, exactly enough for
- * --merge to add results up (merge_values.c reads it back).
+ * --merge to add results up (src/lib/merge/merge_values.c reads it back).
  */
 #include "config.h"
 

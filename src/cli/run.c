@@ -15,9 +15,6 @@
 #include <unistd.h>
 
 #include "follow.h"
-#include "merge.h"
-#include "merge_tokens.h"
-#include "merge_values.h"
 #include "report_values.h"
 #include "msg.h"
 #include "operands.h"
@@ -111,93 +108,103 @@ static void report_result(void *ctx, const struct gpuhist_result *r)
 		gh_report_failed(report, r->name, r->messages);
 }
 
+/* Reads one json result into m through the library; says why not, and
+ * keeps it for json's "error" in messages. */
+static int merge_read(struct gh_run *run, const char *name,
+		      struct gpuhist_merge *m, char *messages, size_t len)
+{
+	int status = gpuhist_merge_json(&run->opts->lib, name, m);
+
+	gh_msg_capture(messages, len);
+	if (status != GPUHIST_OK)
+		gh_msg_lines(m->message);
+	gh_msg_capture(NULL, 0);
+	gh_msg_print(messages);
+	return status == GPUHIST_OK ? 0 : -1;
+}
+
 /* --merge of a tokens view: one json result's tokens added into the
  * report; 0, or -1 (said). */
-static int merge_tokens_one(struct gh_run *run, const char *name)
+static int merge_tokens_one(struct gh_run *run, const char *name,
+			    struct gpuhist_merge *m)
 {
 	const struct gpuhist_options *lib = &run->opts->lib;
-	gpuhist_token_sum *sum = gpuhist_token_sum_new(lib->memory,
-						       lib->temporary_directory);
-	uint64_t totals[256] = { 0 };
 	char messages[1024];
 	int ret;
 
-	if (!sum) {
+	m->tokens = gpuhist_token_sum_new(lib->memory,
+					  lib->temporary_directory);
+	if (!m->tokens) {
 		gh_msg("%s: out of memory", name);
 		gh_report_failed(&run->report, name, "");
 		return -1;
 	}
-	gh_msg_capture(messages, sizeof(messages));
 	/* A tokens result has no histogram: its bytes read stand in bin 0,
 	 * which the tokens views show only as bytes read. */
-	ret = gh_merge_tokens_read(name, lib, sum, &totals[0]);
-	gh_msg_capture(NULL, 0);
-	gh_msg_print(messages);
+	ret = merge_read(run, name, m, messages, sizeof(messages));
 	if (ret)
 		gh_report_failed(&run->report, name, messages);
 	else
-		ret = gh_report_input(&run->report, name, totals, NULL, NULL,
-				      gpuhist_token_sum_end(sum));
-	gpuhist_token_sum_free(sum);
+		ret = gh_report_input(&run->report, name, m->totals, NULL,
+				      NULL, gpuhist_token_sum_end(m->tokens));
+	gpuhist_token_sum_free(m->tokens);
 	return ret;
 }
 
 /* --merge of the values view: one json result's numbers added into the
  * report; 0, or -1 (said). */
-static int merge_values_one(struct gh_run *run, const char *name)
+static int merge_values_one(struct gh_run *run, const char *name,
+			    struct gpuhist_merge *m)
 {
-	gpuhist_values *v = gh_report_values_of(&run->report, name, NULL,
-						NULL, 0);
-	uint64_t bytes_read = 0;
 	char messages[1024];
 	int ret;
 
-	if (!v) {
+	m->values = gh_report_values_of(&run->report, name, NULL, NULL, 0);
+	if (!m->values) {
 		gh_report_failed(&run->report, name, "");
 		return -1;
 	}
-	gh_msg_capture(messages, sizeof(messages));
-	ret = gh_merge_values_read(name, run->opts, v, &bytes_read);
-	gh_msg_capture(NULL, 0);
-	gh_msg_print(messages);
+	ret = merge_read(run, name, m, messages, sizeof(messages));
 	if (ret)
 		gh_report_failed(&run->report, name, messages);
 	else
-		ret = gh_report_values_input(&run->report, name, bytes_read,
-					     v);
-	gpuhist_values_free(v);
+		ret = gh_report_values_input(&run->report, name, m->totals[0],
+					     m->values);
+	gpuhist_values_free(m->values);
 	return ret;
 }
 
 /* --merge: one json result added into the report; 0, or -1 (said). */
 static int merge_one(struct gh_run *run, const char *name)
 {
-	if (run->opts->values)
-		return merge_values_one(run, name);
-	if (run->opts->lib.tokens)
-		return merge_tokens_one(run, name);
-
-	uint64_t totals[256];
-	char messages[1024];
+	struct gpuhist_merge *m = calloc(1, sizeof(*m));
 	struct gpuhist_chars chars;
+	char messages[1024];
+	int ret;
 
-	gpuhist_chars_init(&chars);
-	/* Kept, as a counted input's are, for json's "error". */
-	gh_msg_capture(messages, sizeof(messages));
-	struct gpuhist_stream stream;
-	bool known = false;
-	int ret = gh_merge_read(name, run->report.total, totals,
-				run->opts->chars ? &chars : NULL, &stream,
-				&known);
-
-	gh_msg_capture(NULL, 0);
-	gh_msg_print(messages);
-	if (ret)
-		gh_report_failed(&run->report, name, messages);
-	else
-		ret = gh_report_input(&run->report, name, totals, &chars,
-				      known ? &stream : NULL, NULL);
-	gpuhist_chars_free(&chars);
+	if (!m) {
+		gh_msg("%s: out of memory", name);
+		gh_report_failed(&run->report, name, "");
+		return -1;
+	}
+	if (run->opts->values) {
+		ret = merge_values_one(run, name, m);
+	} else if (run->opts->lib.tokens) {
+		ret = merge_tokens_one(run, name, m);
+	} else {
+		gpuhist_chars_init(&chars);
+		m->sum = run->report.total;
+		m->chars = run->opts->chars ? &chars : NULL;
+		ret = merge_read(run, name, m, messages, sizeof(messages));
+		if (ret)
+			gh_report_failed(&run->report, name, messages);
+		else
+			ret = gh_report_input(&run->report, name, m->totals,
+					      &chars, m->stream_known
+					      ? &m->stream : NULL, NULL);
+		gpuhist_chars_free(&chars);
+	}
+	free(m);
 	return ret;
 }
 

@@ -1,6 +1,7 @@
 /* sum.c - the public face of counts.c: a result's tokens read in parts
  * (gpuhist_tokens_each), and sums of token counts (gpuhist_token_sum_*),
- * which the command's total and --merge use */
+ * which the command's total and --merge use; and a tokens view's name
+ * (gpuhist_view_name) */
 #include "config.h"
 
 #include <stdbool.h>
@@ -133,4 +134,16 @@ const struct gpuhist_tokens *gpuhist_token_sum_end(gpuhist_token_sum *s)
 const char *gpuhist_token_sum_message(const gpuhist_token_sum *s)
 {
 	return s->why ? s->why : "out of memory";
+}
+
+const char *gpuhist_view_name(const struct gpuhist_options *opts)
+{
+	switch (opts->tokens) {
+	case GPUHIST_TOKENS_WORDS: return "words";
+	case GPUHIST_TOKENS_LINES: return "lines";
+	case GPUHIST_TOKENS_KEY: return "key";
+	case GPUHIST_TOKENS_FIELD:
+		return opts->n_fields > 1 ? "fields" : "field";
+	default: return "bytes";
+	}
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "json_read.h"
-#include "msg.h"
+#include "notes.h"
 
 /* A number as read: its grammar checked, its value if it is a count. */
 struct number {
@@ -565,34 +565,35 @@ int gh_json_read_list(struct gh_json *r, int depth, int *seen,
 }
 
 int gh_json_read_file(const char *name, const char *what,
-		      int (*read)(struct gh_json *r, void *ctx), void *ctx)
+		      int (*read)(struct gh_json *r, void *ctx), void *ctx,
+		      struct gh_notes *notes)
 {
 	int is_stdin = !strcmp(name, "-");
 	struct gh_json *r = calloc(1, sizeof(*r));
 	int ret;
 
 	if (!r) {
-		gh_msg("%s: out of memory", name);
+		gh_note(notes, "%s: out of memory", name);
 		return -1;
 	}
 	r->f = is_stdin ? stdin : fopen(name, "r");
 	if (!r->f) {
-		gh_msg_errno("%s", name);
+		gh_note_errno(notes, "%s", name);
 		free(r);
 		return -1;
 	}
 	ret = read(r, ctx);
 	if (r->read_errno) {
 		errno = r->read_errno;
-		gh_msg_errno("%s", name);
+		gh_note_errno(notes, "%s", name);
 		ret = -1;
 	} else if (ret && (r->failed_input || r->ours)) {
-		gh_msg("%s: %s", name, r->why);
+		gh_note(notes, "%s: %s", name, r->why);
 	} else if (ret) {
-		gh_msg("%s: not %s: %s", name, what, r->why);
+		gh_note(notes, "%s: not %s: %s", name, what, r->why);
 	}
 	if (!is_stdin && fclose(r->f) && !ret) {
-		gh_msg_errno("%s: close", name);
+		gh_note_errno(notes, "%s: close", name);
 		ret = -1;
 	}
 	free(r);

@@ -1,4 +1,5 @@
-/* merge.c - reading the 256 totals back from a -f json result (--merge)
+/* merge_bytes.c - the bytes view's reader of results (readers.c's row):
+ * the 256 totals read back from a -f json result (--merge)
  *
  * The document is read by json_read.c's strict reader, which streams, so
  * that any result gpuhist writes can be merged, however many inputs it
@@ -36,10 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "charview.h"
 #include "json_read.h"
-#include "merge.h"
-#include "msg.h"
+#include "merge_bytes.h"
 
 /* What one entry (an input's or the total) holds. */
 enum {
@@ -117,6 +116,45 @@ static int bin_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return gh_json_read_object(r, depth, bin_member, e);
 }
 
+/* The bin a machine name of -m's json names ("U+0041", "0xc3", as the
+ * command writes them): 0, or -1 when it names none. */
+static int bin_of_name(const char *name, uint32_t *bin)
+{
+	static const char upper[] = "0123456789ABCDEF";
+	static const char lower[] = "0123456789abcdef";
+	size_t len = strlen(name);
+	uint32_t v = 0;
+
+	if (len == 4 && name[0] == '0' && name[1] == 'x') {
+		for (int i = 2; i < 4; i++) {
+			const char *d = name[i] ? strchr(lower, name[i]) : NULL;
+
+			if (!d)
+				return -1;
+			v = v * 16 + (uint32_t)(d - lower);
+		}
+		if (v < 0x80)
+			return -1;
+		*bin = GPUHIST_CHAR_INVALID + v - 0x80;
+		return 0;
+	}
+	if (len < 6 || len > 8 || name[0] != 'U' || name[1] != '+')
+		return -1;
+	for (size_t i = 2; i < len; i++) {
+		const char *d = name[i] ? strchr(upper, name[i]) : NULL;
+
+		if (!d)
+			return -1;
+		v = v * 16 + (uint32_t)(d - upper);
+	}
+	/* The one spelling: four digits, more only where needed. */
+	if (v > 0x10ffff || (len > 6 && name[2] == '0') ||
+	    (v >= 0xd800 && v <= 0xdfff))
+		return -1;
+	*bin = v;
+	return 0;
+}
+
 /* A member of "chars": "U+0041": N. */
 static int char_member(struct gh_json *r, int depth, const char *key,
 		       void *ctx)
@@ -126,7 +164,7 @@ static int char_member(struct gh_json *r, int depth, const char *key,
 	uint64_t count;
 
 	(void)depth;
-	if (gh_charview_parse(key, &bin))
+	if (bin_of_name(key, &bin))
 		return gh_json_refuse(r, "%s: chars: \"%s\" names no code point or "
 			      "invalid byte", e->where, key);
 	if (gh_json_read_count(r, e->where, "a count of chars", &count))
@@ -413,19 +451,19 @@ static int read_document(struct gh_json *r, void *ctx)
 /* Whether totals can join sum, the results merged before: no byte value's
  * count, and not their sum, may pass 2^64-1. */
 static int fits(const char *name, const uint64_t sum[256],
-		const uint64_t totals[256])
+		const uint64_t totals[256], struct gh_notes *notes)
 {
 	uint64_t all = 0;
 
 	for (int c = 0; c < 256; c++) {
 		if (sum[c] > UINT64_MAX - totals[c]) {
-			gh_msg("%s: its counts and those of the results before "
+			gh_note(notes, "%s: its counts and those of the results before "
 			       "it add up to more than 2^64-1 (byte value %d)",
 			       name, c);
 			return -1;
 		}
 		if (gh_add_u64(&all, sum[c]) || gh_add_u64(&all, totals[c])) {
-			gh_msg("%s: its counts and those of the results before "
+			gh_note(notes, "%s: its counts and those of the results before "
 			       "it add up to more than 2^64-1 bytes", name);
 			return -1;
 		}
@@ -433,30 +471,30 @@ static int fits(const char *name, const uint64_t sum[256],
 	return 0;
 }
 
-int gh_merge_read(const char *name, const uint64_t sum[256],
-		  uint64_t totals[256], struct gpuhist_chars *chars,
-		  struct gpuhist_stream *stream, bool *stream_known)
+int gh_merge_bytes_read(const char *name, const struct gpuhist_options *opts,
+			struct gpuhist_merge *m, struct gh_notes *notes)
 {
+	static const uint64_t none[256];
 	struct doc *d = calloc(1, sizeof(*d));
 	uint64_t got[256];
 	int ret;
 
+	(void)opts;
 	if (!d) {
-		gh_msg("%s: out of memory", name);
+		gh_note(notes, "%s: out of memory", name);
 		return -1;
 	}
 	d->total = got;
-	d->chars = chars != NULL;
-	d->total_chars = chars;
-	ret = gh_json_read_file(name, "a gpuhist json result", read_document, d);
+	d->chars = m->chars != NULL;
+	d->total_chars = m->chars;
+	ret = gh_json_read_file(name, "a gpuhist json result", read_document, d,
+				notes);
 	if (!ret)
-		ret = fits(name, sum, got);
+		ret = fits(name, m->sum ? m->sum : none, got, notes);
 	if (!ret) {
-		memcpy(totals, got, sizeof(got));
-		if (stream_known)
-			*stream_known = d->total_has_sums;
-		if (stream)
-			*stream = d->total_sums;
+		memcpy(m->totals, got, sizeof(got));
+		m->stream_known = d->total_has_sums;
+		m->stream = d->total_sums;
 	}
 	gpuhist_chars_free(&d->entry_chars);
 	gpuhist_chars_free(&d->inputs_chars);

@@ -1,5 +1,5 @@
 /* json_read.h - a strict JSON reader (RFC 8259) that streams, for
- * --merge
+ * reading results back (gpuhist_merge_json)
  *
  * The document is read through one fixed buffer and checked as it is
  * read, so memory does not grow with its size.  Strings are decoded and
@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "notes.h"
 
 #define GH_JSON_BUF (64u << 10)     /* the document is read this much at once */
 #define GH_JSON_DEPTH 64            /* arrays and objects nested at most */
@@ -110,10 +112,11 @@ int gh_json_read_result(struct gh_json *r,
 				      void *),
 			void *ctx, const int *has_inputs, const int *has_total);
 /* Reads the document NAME ("-": standard input) with read(r, ctx); what
- * went wrong is said as "gpuhist: NAME: ..." (a refusal as "not WHAT:
- * why"); 0, or -1. */
+ * went wrong is noted as "NAME: ..." (a refusal as "not WHAT: why"); 0,
+ * or -1. */
 int gh_json_read_file(const char *name, const char *what,
-		      int (*read)(struct gh_json *r, void *ctx), void *ctx);
+		      int (*read)(struct gh_json *r, void *ctx), void *ctx,
+		      struct gh_notes *notes);
 
 /* Adds b to *a; -1 when the sum would pass 2^64-1. */
 int gh_add_u64(uint64_t *a, uint64_t b);

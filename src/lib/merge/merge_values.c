@@ -1,5 +1,6 @@
-/* merge_values.c - reading a field's numbers back from a -f json result of
- * the values view (--merge with --values)
+/* merge_values.c - the values view's reader of results (readers.c's
+ * row): a field's numbers read back from a -f json result of the values
+ * view (--merge with --values)
  *
  * The document is read by json_read.c's strict reader, which streams.
  * Its "total" entry's buckets, extremes and sum are what is merged (into
@@ -25,7 +26,6 @@
 
 #include "json_read.h"
 #include "merge_values.h"
-#include "msg.h"
 
 enum {
 	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
@@ -68,7 +68,7 @@ struct entry {
 
 /* The whole document. */
 struct doc {
-	const struct gh_options *opts;
+	const struct gpuhist_options *opts;
 	int sub_buckets;            /* the merging command's */
 	struct entry e;
 	int has_inputs, has_total;
@@ -215,7 +215,7 @@ static void view_text(char *out, size_t len, const char *view, uint64_t field,
 
 static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
 {
-	const struct gpuhist_options *lib = &d->opts->lib;
+	const struct gpuhist_options *lib = d->opts;
 	long long sep = e->seen & KEY_SEPARATOR ? (long long)e->separator : -1;
 
 	bool key = lib->tokens == GPUHIST_TOKENS_KEY;
@@ -361,25 +361,25 @@ static int read_document(struct gh_json *r, void *ctx)
 	return 0;
 }
 
-int gh_merge_values_read(const char *name, const struct gh_options *opts,
-			 gpuhist_values *values, uint64_t *bytes_read)
+int gh_merge_values_read(const char *name, const struct gpuhist_options *opts,
+			 struct gpuhist_merge *m, struct gh_notes *notes)
 {
 	struct doc *d = calloc(1, sizeof(*d));
 	struct gpuhist_values_summary s;
 	int ret;
 
 	if (!d) {
-		gh_msg("%s: out of memory", name);
+		gh_note(notes, "%s: out of memory", name);
 		return -1;
 	}
-	gpuhist_values_summary(values, &s);
+	gpuhist_values_summary(m->values, &s);
 	d->opts = opts;
 	d->sub_buckets = s.sub_buckets;
-	d->values = values;
+	d->values = m->values;
 	ret = gh_json_read_file(name, "a gpuhist json result of --values",
-				read_document, d);
+				read_document, d, notes);
 	if (!ret)
-		*bytes_read = d->total[0];
+		m->totals[0] = d->total[0];
 	free(d);
 	return ret;
 }

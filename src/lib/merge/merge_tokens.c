@@ -1,5 +1,6 @@
-/* merge_tokens.c - reading token counts back from a -f json result of a
- * tokens view (--merge with -t, --lines or --field)
+/* merge_tokens.c - the tokens views' reader of results (readers.c's
+ * row): token counts read back from a -f json result of a tokens view
+ * (--merge with -t, --lines, --field or --key)
  *
  * The document is read by json_read.c's strict reader, which streams;
  * tokens are read as bytes (each \udc80..\udcff the byte it escapes, as
@@ -30,8 +31,6 @@
 
 #include "json_read.h"
 #include "merge_tokens.h"
-#include "msg.h"
-#include "report_tokens.h"
 
 enum {
 	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
@@ -333,7 +332,7 @@ static void fields_text(char *out, size_t len, const char *view,
 /* The view an entry names, as the merging command's options say it. */
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
-	if (strcmp(e->view, gh_tokens_view_name_of(o)))
+	if (strcmp(e->view, gpuhist_view_name(o)))
 		return false;
 	if (o->tokens == GPUHIST_TOKENS_KEY)
 		return (e->seen & KEY_KEY) && !strcmp(e->key, o->key) &&
@@ -427,7 +426,7 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				 d->opts->key);
 		else if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
 			snprintf(ours, sizeof(ours), "%s",
-				 gh_tokens_view_name(d->opts->tokens));
+				 gpuhist_view_name(d->opts));
 		else if (d->opts->n_fields > 1)
 			fields_text(ours, sizeof(ours), "fields", of,
 				    d->opts->n_fields, d->opts->separator);
@@ -515,21 +514,21 @@ static int read_document(struct gh_json *r, void *ctx)
 }
 
 int gh_merge_tokens_read(const char *name, const struct gpuhist_options *opts,
-			 gpuhist_token_sum *sum, uint64_t *bytes_read)
+			 struct gpuhist_merge *m, struct gh_notes *notes)
 {
 	struct doc *d = calloc(1, sizeof(*d));
 	int ret;
 
 	if (!d) {
-		gh_msg("%s: out of memory", name);
+		gh_note(notes, "%s: out of memory", name);
 		return -1;
 	}
 	d->opts = opts;
-	d->sum = sum;
+	d->sum = m->tokens;
 	ret = gh_json_read_file(name, "a gpuhist json result of tokens",
-				read_document, d);
+				read_document, d, notes);
 	if (!ret)
-		*bytes_read = d->total_bytes;
+		m->totals[0] = d->total_bytes;
 	free(d->token);
 	for (int i = 0; i < GPUHIST_FIELDS_MAX; i++)
 		free(d->part[i]);
