@@ -27,7 +27,7 @@ KERNEL_BENCH = ROOT / "bench" / "kernel-bench"
 COUNT_BENCH = ROOT / "bench" / "count-bench"
 INFLATE_BENCH = ROOT / "bench" / "inflate-bench"
 CASES = ("kernel", "page-cache", "pipe", "gzip", "cpu", "small", "memory",
-         "devices", "chars", "stats", "members", "tokens")
+         "devices", "chars", "stats", "members", "tokens", "values")
 # Bump when the generator changes, so that old files are not reused.
 DATA_VERSION = "v1"
 BASE_BYTES = 64 * MiB

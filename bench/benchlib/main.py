@@ -5,6 +5,7 @@ from .cases_device import (case_kernel, case_page_cache, case_pipe,
 from .cases_gzip import case_gzip
 from .cases_host import case_cpu, case_small, case_memory
 from .cases_views import case_chars, case_stats, case_tokens
+from .cases_values import case_values
 
 
 CASE_FUNCTIONS = {
@@ -20,6 +21,7 @@ CASE_FUNCTIONS = {
     "stats": case_stats,
     "members": case_members,
     "tokens": case_tokens,
+    "values": case_values,
 }
 
 
