@@ -52,6 +52,7 @@ def jq(l):
 want = eval(want)
 got = eval("gpuhist.merge([name + '.1.json', name + '.2.json'], " + call +
            ")")
+got = got.tolist() if hasattr(got, "tolist") else got     # numpy's
 print(got == want or (got, want))
 PY
 	is "$what" "$(cat got)" True
