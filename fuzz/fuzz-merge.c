@@ -1,5 +1,6 @@
 /* fuzz-merge.c - libFuzzer harness of the readers of results
- * (gpuhist_merge_json: src/lib/merge/, every reader on json_read.c), which
+ * (gh_merge_read, under gpuhist_merge_json: src/lib/merge/, every reader
+ * on json_read.c), which
  * are fed files nobody checked: any bytes, read as a result with and
  * without -m's code points, as one of the lines and the words views'
  * tokens, and as the values view's numbers, must be taken or refused with
@@ -16,18 +17,30 @@
 #include <unistd.h>
 
 #include "gpuhist.h"
+#include "merge/readers.h"
+
+/* The options gpuhist_options_init() makes (api.c is not linked in:
+ * gpuhist_merge_json() checks them, then calls gh_merge_read()). */
+static void options_init(struct gpuhist_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->struct_size = sizeof(*opts);
+	opts->separator = -1;
+}
 
 /* Reads data as a result once, with or without code points. */
 static void read_once(const char *path, int chars_too)
 {
 	static struct gpuhist_merge m;
-	struct gpuhist_options opts = { .separator = -1 };
+	struct gpuhist_options opts;
 	struct gpuhist_chars chars;
 
+	options_init(&opts);
 	gpuhist_chars_init(&chars);
 	memset(&m, 0, sizeof(m));
+	m.struct_size = sizeof(m);
 	m.chars = chars_too ? &chars : NULL;
-	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
+	if (gh_merge_read(&opts, path, &m) == GPUHIST_OK) {
 		uint64_t all = 0;
 
 		for (int v = 0; v < 256; v++) {
@@ -55,14 +68,17 @@ static int add_up(void *ctx, const struct gpuhist_tokens *part)
 static void read_tokens(const char *path, int view)
 {
 	static struct gpuhist_merge m;
-	struct gpuhist_options opts = { .tokens = view, .separator = -1 };
+	struct gpuhist_options opts;
 	uint64_t total = 0;
 
+	options_init(&opts);
+	opts.tokens = view;
 	memset(&m, 0, sizeof(m));
+	m.struct_size = sizeof(m);
 	m.tokens = gpuhist_token_sum_new(0, NULL);
 	if (!m.tokens)
 		return;
-	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
+	if (gh_merge_read(&opts, path, &m) == GPUHIST_OK) {
 		const struct gpuhist_tokens *tk = gpuhist_token_sum_end(m.tokens);
 
 		if (!tk || gpuhist_tokens_each(tk, add_up, &total) ||
@@ -78,15 +94,18 @@ static void read_tokens(const char *path, int view)
 static void read_values(const char *path)
 {
 	static struct gpuhist_merge m;
-	struct gpuhist_options opts = { .tokens = GPUHIST_TOKENS_FIELD,
-					.field = 10, .separator = -1 };
+	struct gpuhist_options opts;
 	struct gpuhist_values_summary s;
 
+	options_init(&opts);
+	opts.tokens = GPUHIST_TOKENS_FIELD;
+	opts.field = 10;
 	memset(&m, 0, sizeof(m));
+	m.struct_size = sizeof(m);
 	m.values = gpuhist_values_new(0);
 	if (!m.values)
 		return;
-	if (gpuhist_merge_json(&opts, path, &m) == GPUHIST_OK) {
+	if (gh_merge_read(&opts, path, &m) == GPUHIST_OK) {
 		gpuhist_values_summary(m.values, &s);
 		if (s.empty > s.not_numbers)
 			abort();        /* the reader promised */

@@ -168,6 +168,18 @@ struct gpuhist_options {
 	 * ".req.status" (names after dots; a name with a dot or other
 	 * bytes in double quotes, as jq's ."a.b") */
 	const char *key;
+	/* GPUHIST_TOKENS_PER: lines counted per interval of per seconds
+	 * (from 1; intervals begin at multiples of per since 1970-01-01 UTC),
+	 * each line's time read from its first timestamp (Common Log
+	 * Format's [27/Nov/2026:10:00:00 +0000], ISO 8601's
+	 * 2026-11-27T10:00:00Z, or at the line's start syslog's Nov 27
+	 * 10:00:00 in year), or from its time_field'th field (split as the
+	 * field view splits, with separator), which may also be epoch
+	 * seconds or milliseconds.  Each line's unit is its interval's start,
+	 * "2026-11-27T10:00:00Z", or "(no time)". */
+	long long per;
+	int time_field;         /* 0: the first timestamp in the line */
+	int year;               /* syslog's year (1..9999); 0: this year */
 	/* Fields added after 0.2 go here, last. */
 };
 
@@ -324,6 +336,8 @@ enum gpuhist_tokens_view {
 	GPUHIST_TOKENS_FIELD,
 	GPUHIST_TOKENS_KEY,     /* the value at the key option of each
 				 * line read as JSON (gpuhist_options) */
+	GPUHIST_TOKENS_PER,     /* each line's interval of time (the per
+				 * option) */
 };
 
 struct gpuhist_token {
@@ -480,6 +494,7 @@ int gpuhist_values_add_summary(gpuhist_values *values, const char *min_text,
  */
 #define GPUHIST_MERGE_MESSAGE 4096
 struct gpuhist_merge {
+	size_t struct_size;             /* sizeof(struct gpuhist_merge) */
 	/* In: where the total goes. */
 	const uint64_t *sum;            /* 256 totals merged before (the
 					 * bytes view: this one must fit
@@ -500,10 +515,14 @@ struct gpuhist_merge {
 };
 
 /* Reads the document at path ("-": standard input) into m as its view's
- * reader says.  GPUHIST_OK; GPUHIST_ERR_INPUT when it cannot be read or is
- * refused, or memory ran out (m->message says why; m's chars, tokens and
- * values may then hold part of it); GPUHIST_ERR_ARGUMENT for a view no
- * reader reads (a tokens view without m->tokens). */
+ * reader says: m->totals and m->stream are set, the total's tokens,
+ * values or code points added to m's.  opts are checked as gpuhist_open()
+ * checks them.  GPUHIST_OK; GPUHIST_ERR_INPUT when the document cannot be
+ * read or is refused, or memory ran out (m->message says why; m's chars,
+ * tokens and values may then hold part of it: let them go);
+ * GPUHIST_ERR_ARGUMENT for options gpuhist_open() refuses, a NULL
+ * argument, a struct_size too small for this library (m->message is then
+ * not written) or a tokens view without m->tokens. */
 int gpuhist_merge_json(const struct gpuhist_options *opts, const char *path,
 		       struct gpuhist_merge *m);
 

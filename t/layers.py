@@ -86,7 +86,7 @@ def call_links(builddir, mods):
 # backend.h's chunk; the parallel decoders reach the backend and submit.c
 # directly instead of through one chunk sink).
 FOLDERS_MAY_USE = {
-    "lib": {"decode", "join", "backend", "tokens", "values"},
+    "lib": {"decode", "join", "backend", "tokens", "values", "merge"},
     "decode": {"join", "backend"},      # backend: chunk.h alone (the
                                         # chunks it lends; join/sink.h
                                         # is the way to it)

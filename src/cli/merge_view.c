@@ -115,6 +115,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"values\"", VIEW_VALUES },
 		{ "\"view\": \"fields\"", VIEW_FIELDS },
 		{ "\"view\": \"key\"", GPUHIST_TOKENS_KEY },
+		{ "\"view\": \"per\"", GPUHIST_TOKENS_PER },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -187,6 +188,25 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		view = fields_after(first, opts) ? GPUHIST_TOKENS_FIELD : 0;
 	if (view == GPUHIST_TOKENS_KEY)
 		view = key_after(first, opts) ? GPUHIST_TOKENS_KEY : 0;
+	if (view == GPUHIST_TOKENS_PER) {
+		/* Its interval, time field and separator, before the
+		 * entry's next keys. */
+		const char *end = strstr(first, "\"bytes_read\"");
+		long per, tf, sep;
+
+		if (end)
+			head[end - head] = '\0';
+		per = number_after(first, "\"per\": ");
+		tf = number_after(first, "\"time_field\": ");
+		sep = number_after(first, "\"separator\": ");
+		if (per < 1 || sep > 255)
+			view = 0;
+		else {
+			opts->lib.per = per;
+			opts->lib.time_field = tf < 0 ? 0 : (int)tf;
+			opts->lib.separator = sep < 0 ? -1 : (int)sep;
+		}
+	}
 	if (view == VIEW_VALUES) {
 		/* Its precision too, which its buckets were made at. */
 		opts->values = true;

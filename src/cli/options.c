@@ -23,7 +23,8 @@ enum {
 	OPT_FILES0_FROM, OPT_TOTAL, OPT_SORT, OPT_TOP, OPT_COLUMNS,
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
-	OPT_MATCH_FIELD, OPT_KEY, OPT_FOLLOW, OPT_INTERVAL,
+	OPT_MATCH_FIELD, OPT_KEY, OPT_FOLLOW, OPT_INTERVAL, OPT_PER,
+	OPT_TIME_FIELD, OPT_YEAR,
 };
 
 void gh_options_help(void)
@@ -65,6 +66,13 @@ void gh_options_help(void)
 "      --key=PATH         count the value at PATH of each line read as JSON\n"
 "                         (.level, .req.status), as jq -r prints it;\n"
 "                         lines that are not JSON as one byte, \\xff\n"
+"      --per=INTERVAL     count lines per interval of time (second, minute,\n"
+"                         hour, day, week, or 5m, 2h...), each line's time\n"
+"                         its first timestamp ([27/Nov/2026:10:00:00 +0000],\n"
+"                         2026-11-27T10:00:00Z, or syslog's Nov 27 10:00:00)\n"
+"      --time-field=N     --per: the time is the Nth field (as --field; -F),\n"
+"                         which may also be epoch seconds or milliseconds\n"
+"      --year=Y           --per: syslog's year (default: this year)\n"
 "  -F, --separator=C      --field's and --values' separator, one byte\n"
 "                         (\\t: tab)\n"
 "      --memory=SIZE      tokens held in memory before the rest is spilled\n"
@@ -329,9 +337,13 @@ static int parse_quantiles(const char *arg, struct gh_quantiles *q)
 
 void gh_options_tokens_defaults(struct gh_options *opts)
 {
+	/* Intervals of time: every one, in time order (their labels sort
+	 * as their times do). */
+	bool per = opts->lib.tokens == GPUHIST_TOKENS_PER;
+
 	if (!opts->sort_set)
-		opts->sort = GH_SORT_COUNT;
-	if (!opts->top && opts->format == GH_FMT_TABLE)
+		opts->sort = per ? GH_SORT_BIN : GH_SORT_COUNT;
+	if (!opts->top && opts->format == GH_FMT_TABLE && !per)
 		opts->top = 20;
 	if (!opts->lib.memory)
 		opts->lib.memory = default_memory();
@@ -585,6 +597,61 @@ static int opt_interval(struct parse *p, int code, const char *arg)
 		return REFUSED;
 	}
 	p->opts->interval = v;
+	return GO_ON;
+}
+
+/* --per: lines per interval of time, "minute" or "5m" (seconds). */
+static int opt_per(struct parse *p, int code, const char *arg)
+{
+	static const struct { const char *name; long long seconds; } units[] = {
+		{ "second", 1 }, { "minute", 60 }, { "hour", 3600 },
+		{ "day", 86400 }, { "week", 604800 },
+		{ "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 },
+		{ "w", 604800 },
+	};
+	const char *unit = arg;
+	long long n = 1;
+
+	(void)code;
+	if (*arg >= '0' && *arg <= '9') {
+		char *end;
+
+		errno = 0;
+		n = strtoll(arg, &end, 10);
+		unit = *end ? end : "s";
+		if (errno || n < 1 || n > 1000000)
+			unit = "";
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].name)) {
+			p->lib->per = n * units[i].seconds;
+			return set_tokens(p->opts, GPUHIST_TOKENS_PER, "--per",
+					  &p->tokens_opt);
+		}
+	say("invalid interval '%s' for --per (expected second, minute, hour, day, week, or a number with s, m, h, d or w: 5m)",
+	    arg);
+	return REFUSED;
+}
+
+static int opt_time_field(struct parse *p, int code, const char *arg)
+{
+	long n;
+
+	(void)code;
+	if (number(arg, 1, INT_MAX, "field", "--time-field", "1 or more", &n))
+		return REFUSED;
+	p->lib->time_field = (int)n;
+	return GO_ON;
+}
+
+static int opt_year(struct parse *p, int code, const char *arg)
+{
+	long n;
+
+	(void)code;
+	if (number(arg, 1, 9999, "year", "--year", "1..9999", &n))
+		return REFUSED;
+	p->lib->year = (int)n;
 	return GO_ON;
 }
 
@@ -903,6 +970,9 @@ static const struct option_row {
 	{ "merge",       no_argument,       OPT_MERGE, opt_flag },
 	{ "follow",      no_argument,       OPT_FOLLOW, opt_flag },
 	{ "interval",    required_argument, OPT_INTERVAL, opt_interval },
+	{ "per",         required_argument, OPT_PER, opt_per },
+	{ "time-field",  required_argument, OPT_TIME_FIELD, opt_time_field },
+	{ "year",        required_argument, OPT_YEAR, opt_year },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
 	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
 	{ "match",       required_argument, OPT_MATCH, opt_pattern },
@@ -1000,9 +1070,15 @@ static enum gh_parse_result check(struct parse *p)
 		say("option --match-field applies to --match and --exclude only");
 		return usage_error();
 	}
+	if ((lib->time_field || lib->year) &&
+	    lib->tokens != GPUHIST_TOKENS_PER) {
+		say("option %s applies to --per only",
+		    lib->time_field ? "--time-field" : "--year");
+		return usage_error();
+	}
 	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD &&
-	    !lib->match_field) {
-		say("option -F applies to --field, --values and --match-field only");
+	    !lib->match_field && !lib->time_field) {
+		say("option -F applies to --field, --values, --match-field and --time-field only");
 		return usage_error();
 	}
 	if (p->values_opt && !opts->values) {

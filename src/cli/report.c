@@ -305,6 +305,7 @@ static void head(struct gh_report *rep)
 {
 	static const char *const values[] = { "low", "high", "count" };
 	static const char *const tokens[] = { "token", "count" };
+	static const char *const intervals[] = { "interval", "count" };
 	const char *cols[2 + GH_COLUMNS_MAX + GPUHIST_FIELDS_MAX] = {
 		"bin", "count" };
 
@@ -320,6 +321,8 @@ static void head(struct gh_report *rep)
 	else if (rep->tokens && rep->opts->lib.n_fields > 1)
 		gh_block_head(rep->out, rep->format, cols,
 			      gh_report_tokens_columns(rep, cols));
+	else if (rep->tokens && rep->opts->lib.tokens == GPUHIST_TOKENS_PER)
+		gh_block_head(rep->out, rep->format, intervals, 2);
 	else if (rep->tokens)
 		gh_block_head(rep->out, rep->format, tokens, 2);
 	else if (rep->stats)

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "block.h"
@@ -30,6 +31,11 @@
 #include "msg.h"
 #include "report_tokens.h"
 #include "token_runs.h"
+
+/* An interval's label, "2026-11-27T10:00:00Z" (--per); and the most
+ * intervals without lines shown (with 0) between two with lines. */
+#define GH_PER_LABEL 20
+#define GH_PER_GAP_MAX 100000
 
 /* Widest label column of a table; a longer token is shown on a line of
  * its own, its counts below it. */
@@ -452,6 +458,12 @@ struct tokens_block {
 	int n_key;
 	unsigned char *label;
 	size_t label_cap;
+	/* --per: the intervals between two with lines, shown with 0 but in
+	 * json (whose rows --merge adds up) */
+	long long per;
+	long long expect;           /* the next interval's start */
+	bool have_expect, pending;  /* pending: t is yet to be shown */
+	char gap[GH_PER_LABEL + 1];
 };
 
 int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
@@ -507,11 +519,71 @@ static int key_row(struct tokens_block *tb, struct gh_row *row)
 	return 1;
 }
 
+/* An interval's label ("2026-11-27T10:00:00Z") as its start, in seconds
+ * since 1970; false for any other token ("(no time)"). */
+static bool per_start(const unsigned char *p, size_t len, long long *t)
+{
+	char text[GH_PER_LABEL + 1], z;
+	struct tm tm = { 0 };
+	int n = 0;
+
+	if (len != GH_PER_LABEL)
+		return false;
+	memcpy(text, p, len);
+	text[len] = '\0';
+	if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &tm.tm_year,
+		   &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+		   &tm.tm_sec, &z, &n) != 7 || n != GH_PER_LABEL || z != 'Z')
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*t = (long long)timegm(&tm);
+	return true;
+}
+
+/* The label of the interval that starts at t. */
+static void per_label(long long t, char out[GH_PER_LABEL + 1])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(out, GH_PER_LABEL + 1, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, GH_PER_LABEL + 1, "(no time)");
+}
+
+/* --per: before the row in tb->t, an interval with no lines (1), or
+ * none (0, and the row is shown next). */
+static int gap_row(struct tokens_block *tb, struct gh_row *row)
+{
+	long long t;
+
+	if (!per_start(tb->t.bytes, tb->t.len, &t))
+		return 0;
+	/* A gap of more intervals than that is not filled (a stray
+	 * timestamp years away would make millions of rows). */
+	if (tb->have_expect && t > tb->expect &&
+	    (t - tb->expect) / tb->per <= GH_PER_GAP_MAX) {
+		per_label(tb->expect, tb->gap);
+		tb->expect += tb->per;
+		row->label = gh_cell_str("interval", tb->gap);
+		row->count = 0;
+		row->unscaled = false;
+		row->cell[0] = row->label;
+		row->cell[1] = gh_cell_u64("count", 0);
+		return 1;
+	}
+	tb->expect = t + tb->per;
+	tb->have_expect = true;
+	return 0;
+}
+
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
 
 	tb->ended = tb->other_done = false;
+	tb->have_expect = tb->pending = false;
 	(void)which;
 	if (!rows_start(tb->rows))
 		return 0;
@@ -522,15 +594,24 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
 	struct tokens_block *tb = ctx;
-	int got = tb->ended ? 0 : rows_next(tb->rows, &tb->t);
+	int got = tb->ended ? 0 : tb->pending ? 1
+		  : rows_next(tb->rows, &tb->t);
 
 	if (got < 0)
 		return -1;
 	row->hidden = false;
 	row->n_cells = 2;
+	tb->pending = false;
+	if (got && tb->per && which != GH_ROWS_JSON && gap_row(tb, row)) {
+		tb->pending = true;     /* tb->t comes after the gap */
+		return 1;
+	}
 	if (got) {
 		row->label = (struct gh_cell){ .kind = GH_CELL_BYTES,
-					       .key = "token",
+					       .key = which != GH_ROWS_JSON &&
+						      tb->rep->opts->lib.tokens ==
+						      GPUHIST_TOKENS_PER
+						      ? "interval" : "token",
 					       .bytes = tb->t.bytes,
 					       .len = tb->t.len };
 		row->count = tb->t.count;
@@ -601,6 +682,18 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 			gh_block_figure(b, NULL, "separator",
 					gh_cell_u64(NULL,
 						    (uint64_t)lib->separator));
+	} else if (lib->tokens == GPUHIST_TOKENS_PER) {
+		b->title = "interval";
+		gh_block_figure(b, NULL, "per",
+				gh_cell_u64(NULL, (uint64_t)lib->per));
+		if (lib->time_field)
+			gh_block_figure(b, NULL, "time_field",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->time_field));
+		if (lib->separator >= 0)
+			gh_block_figure(b, NULL, "separator",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->separator));
 	} else if (lib->tokens == GPUHIST_TOKENS_KEY) {
 		b->title = lib->key;
 		gh_block_figure(b, NULL, "key", gh_cell_str(NULL, lib->key));
@@ -655,7 +748,11 @@ static int print_block(struct gh_report *rep, const char *name,
 				   .not_json = rep->opts->lib.tokens ==
 					       GPUHIST_TOKENS_KEY,
 				   .n_key = rep->opts->lib.n_fields > 1
-					    ? rep->opts->lib.n_fields : 0 };
+					    ? rep->opts->lib.n_fields : 0,
+				   .per = rep->opts->lib.tokens ==
+					  GPUHIST_TOKENS_PER &&
+					  rep->sort == GH_SORT_BIN
+					  ? rep->opts->lib.per : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
 			      .ops = &tokens_rows, .ctx = &tb };
 	FILE *copy = NULL;

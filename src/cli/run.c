@@ -183,10 +183,14 @@ static int merge_one(struct gh_run *run, const char *name)
 	int ret;
 
 	if (!m) {
+		gh_msg_capture(messages, sizeof(messages));
 		gh_msg("%s: out of memory", name);
-		gh_report_failed(&run->report, name, "");
+		gh_msg_capture(NULL, 0);
+		gh_msg_print(messages);
+		gh_report_failed(&run->report, name, messages);
 		return -1;
 	}
+	m->struct_size = sizeof(*m);
 	if (run->opts->values) {
 		ret = merge_values_one(run, name, m);
 	} else if (run->opts->lib.tokens) {

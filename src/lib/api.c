@@ -23,6 +23,7 @@
 #include "backend/choose.h"
 #include "clock.h"
 #include "counter.h"
+#include "merge/readers.h"
 #include "tokens/json_key.h"
 
 const char *gpuhist_version(void)
@@ -56,8 +57,10 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, key) + \
-		       sizeof(const char *))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, year) + sizeof(int))
+/* Where the key view's field ends. */
+#define OPTIONS_KEY (offsetof(struct gpuhist_options, key) + \
+		     sizeof(const char *))
 #define INPUT_KNOWN (offsetof(struct gpuhist_input, length) + sizeof(uint64_t))
 
 void gpuhist_options_init_size(struct gpuhist_options *opts,
@@ -120,6 +123,24 @@ static const char *invalid_fields(const struct gpuhist_options *opts)
 	return NULL;
 }
 
+/* Why counts per interval cannot be made, or NULL. */
+static const char *invalid_per(const struct gpuhist_options *opts)
+{
+	bool per = opts->tokens == GPUHIST_TOKENS_PER;
+
+	if (per && opts->per < 1)
+		return "per out of range (seconds, from 1)";
+	if (!per && (opts->per || opts->time_field || opts->year))
+		return "per, time_field or year set without the per view";
+	if (opts->per > (long long)1 << 40)
+		return "per out of range (at most 2^40 seconds)";
+	if (opts->time_field < 0)
+		return "time_field out of range (0, or from 1)";
+	if (opts->year < 0 || opts->year > 9999)
+		return "year out of range (0, or 1..9999)";
+	return NULL;
+}
+
 /* Why opts cannot be used, or NULL when they can. */
 static const char *invalid(const struct gpuhist_options *opts)
 {
@@ -139,8 +160,10 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->threads < 0 || opts->threads > GPUHIST_THREADS_MAX)
 		return "threads out of range";
 	if (opts->tokens < GPUHIST_TOKENS_NONE ||
-	    opts->tokens > GPUHIST_TOKENS_KEY ||
+	    opts->tokens > GPUHIST_TOKENS_PER ||
 	    (opts->tokens == GPUHIST_TOKENS_KEY &&
+	     opts->struct_size < OPTIONS_KEY) ||
+	    (opts->tokens == GPUHIST_TOKENS_PER &&
 	     opts->struct_size < OPTIONS_KNOWN))
 		return "unknown tokens view";
 	if (opts->tokens == GPUHIST_TOKENS_KEY && !opts->key)
@@ -153,7 +176,9 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->struct_size >= offsetof(struct gpuhist_options, match_field) +
 				 sizeof(int) && opts->match_field < 0)
 		return "match_field out of range (0, or from 1)";
-	if (opts->struct_size >= OPTIONS_KNOWN)
+	if (opts->struct_size >= OPTIONS_KNOWN && invalid_per(opts))
+		return invalid_per(opts);
+	if (opts->struct_size >= OPTIONS_KEY)
 		return invalid_fields(opts);
 	return NULL;
 }
@@ -171,11 +196,70 @@ static bool key_ok(const struct gpuhist_options *opts, char *why,
 	return path != NULL;
 }
 
+/* Whether opts can be used (0), or why not (in why, -1): a structure of
+ * gpuhist_options_init()'s, nothing set that this library does not
+ * know, each field in its range, the key view's path a path. */
+static int check_options(const struct gpuhist_options *opts, char *why,
+			 size_t why_len)
+{
+	const char *bad;
+
+	if (opts->struct_size < OPTIONS_SIZE_0_2) {
+		if (why)
+			snprintf(why, why_len,
+				 "options not set up by gpuhist_options_init() (struct_size %zu)",
+				 opts->struct_size);
+		return -1;
+	}
+	if (!zero_beyond(opts, OPTIONS_KNOWN, opts->struct_size)) {
+		if (why)
+			snprintf(why, why_len,
+				 "options this libgpuhist (%s) does not know are set: the program was built for a newer one",
+				 PACKAGE_VERSION);
+		return -1;
+	}
+	bad = invalid(opts);
+	if (bad) {
+		if (why)
+			snprintf(why, why_len, "%s", bad);
+		return -1;
+	}
+	return key_ok(opts, why, why_len) ? 0 : -1;
+}
+
+/* Where a struct gpuhist_merge's fields end. */
+#define MERGE_KNOWN (offsetof(struct gpuhist_merge, message) + \
+		     GPUHIST_MERGE_MESSAGE)
+
+int gpuhist_merge_json(const struct gpuhist_options *opts, const char *path,
+		       struct gpuhist_merge *m)
+{
+	struct gpuhist_options known;
+
+	if (!m || m->struct_size < MERGE_KNOWN)
+		return GPUHIST_ERR_ARGUMENT;    /* no room for a message */
+	m->message[0] = '\0';
+	if (!opts || !path) {
+		snprintf(m->message, sizeof(m->message), "%s\n",
+			 !opts ? "no options given" : "no path given");
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	if (check_options(opts, m->message, sizeof(m->message) - 1)) {
+		strcat(m->message, "\n");
+		return GPUHIST_ERR_ARGUMENT;
+	}
+	/* The fields this library knows, whatever the program's size. */
+	memset(&known, 0, sizeof(known));
+	memcpy(&known, opts, opts->struct_size < OPTIONS_KNOWN
+			     ? opts->struct_size : OPTIONS_KNOWN);
+	known.struct_size = sizeof(known);
+	return gh_merge_read(&known, path, m);
+}
+
 int gpuhist_open(gpuhist_counter **counter,
 		 const struct gpuhist_options *opts, char *why, size_t why_len)
 {
 	struct gpuhist_counter *c;
-	const char *bad;
 
 	if (!counter) {
 		if (why)
@@ -188,27 +272,7 @@ int gpuhist_open(gpuhist_counter **counter,
 			snprintf(why, why_len, "no options given");
 		return GPUHIST_ERR_ARGUMENT;
 	}
-	if (opts->struct_size < OPTIONS_SIZE_0_2) {
-		if (why)
-			snprintf(why, why_len,
-				 "options not set up by gpuhist_options_init() (struct_size %zu)",
-				 opts->struct_size);
-		return GPUHIST_ERR_ARGUMENT;
-	}
-	if (!zero_beyond(opts, OPTIONS_KNOWN, opts->struct_size)) {
-		if (why)
-			snprintf(why, why_len,
-				 "options this libgpuhist (%s) does not know are set: the program was built for a newer one",
-				 PACKAGE_VERSION);
-		return GPUHIST_ERR_ARGUMENT;
-	}
-	bad = invalid(opts);
-	if (bad) {
-		if (why)
-			snprintf(why, why_len, "%s", bad);
-		return GPUHIST_ERR_ARGUMENT;
-	}
-	if (!key_ok(opts, why, why_len))
+	if (check_options(opts, why, why_len))
 		return GPUHIST_ERR_ARGUMENT;
 	c = calloc(1, sizeof(*c));
 	if (!c) {

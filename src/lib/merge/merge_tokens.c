@@ -36,7 +36,7 @@ enum {
 	KEY_NAME = 1, KEY_VIEW = 2, KEY_FIELD = 4, KEY_SEPARATOR = 8,
 	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
 	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
-	KEY_KEY = 2048,
+	KEY_KEY = 2048, KEY_PER = 4096, KEY_TIME_FIELD = 8192,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
 };
@@ -47,6 +47,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "tokens", KEY_TOKENS }, { "distinct", KEY_DISTINCT },
 	{ "counts", KEY_COUNTS }, { "other", KEY_OTHER },
 	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS }, { "key", KEY_KEY },
+	{ "per", KEY_PER }, { "time_field", KEY_TIME_FIELD },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -56,6 +57,7 @@ struct entry {
 	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
 	char key[GH_JSON_TEXT];     /* the key view's path */
 	uint64_t field, separator, bytes_read, tokens, distinct, other;
+	uint64_t per, time_field;
 	uint64_t rows, counts_sum, fingerprint;
 	gpuhist_token_sum *into;    /* the total's counts go here, else NULL */
 	const struct gpuhist_options *opts;     /* the merging command's */
@@ -302,6 +304,11 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 					  &e->distinct);
 	case KEY_OTHER:
 		return gh_json_read_count(r, e->where, "other", &e->other);
+	case KEY_PER:
+		return gh_json_read_count(r, e->where, "per", &e->per);
+	case KEY_TIME_FIELD:
+		return gh_json_read_count(r, e->where, "time_field",
+					  &e->time_field);
 	case KEY_FIELDS:
 		gh_json_skip_ws(r);
 		if (gh_json_peek(r) != '[')
@@ -333,6 +340,16 @@ static void fields_text(char *out, size_t len, const char *view,
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
 	if (strcmp(e->view, gpuhist_view_name(o)))
+		return false;
+	if (o->tokens == GPUHIST_TOKENS_PER)
+		return (e->seen & KEY_PER) && e->per == (uint64_t)o->per &&
+		       e->time_field == (uint64_t)o->time_field &&
+		       !(e->seen & (KEY_FIELD | KEY_FIELDS | KEY_KEY)) &&
+		       (o->separator < 0 ? !(e->seen & KEY_SEPARATOR)
+					 : (e->seen & KEY_SEPARATOR) &&
+					   e->separator ==
+					   (uint64_t)o->separator);
+	if (e->seen & (KEY_PER | KEY_TIME_FIELD))
 		return false;
 	if (o->tokens == GPUHIST_TOKENS_KEY)
 		return (e->seen & KEY_KEY) && !strcmp(e->key, o->key) &&
@@ -402,7 +419,11 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	if (!same_view(e, d->opts)) {
 		char view[64], ours[64];
 
-		if (e->seen & KEY_KEY)
+		if (e->seen & KEY_PER)
+			snprintf(view, sizeof(view), "per %llu s%s",
+				 (unsigned long long)e->per,
+				 e->time_field ? ", time field" : "");
+		else if (e->seen & KEY_KEY)
 			snprintf(view, sizeof(view), "key %.50s", e->key);
 		else if (e->seen & KEY_FIELDS)
 			fields_text(view, sizeof(view), e->view, e->fields,
@@ -421,7 +442,11 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 
 		for (int i = 0; i < d->opts->n_fields; i++)
 			of[i] = (uint64_t)d->opts->fields[i];
-		if (d->opts->tokens == GPUHIST_TOKENS_KEY)
+		if (d->opts->tokens == GPUHIST_TOKENS_PER)
+			snprintf(ours, sizeof(ours), "per %lld s%s",
+				 d->opts->per, d->opts->time_field
+				 ? ", time field" : "");
+		else if (d->opts->tokens == GPUHIST_TOKENS_KEY)
 			snprintf(ours, sizeof(ours), "key %.50s",
 				 d->opts->key);
 		else if (d->opts->tokens != GPUHIST_TOKENS_FIELD)

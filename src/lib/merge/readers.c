@@ -47,13 +47,11 @@ const struct gh_merge_reader *const gh_merge_rows[] = {
 	&values_row, &tokens_row, &bytes_row, NULL,
 };
 
-int gpuhist_merge_json(const struct gpuhist_options *opts, const char *path,
-		       struct gpuhist_merge *m)
+int gh_merge_read(const struct gpuhist_options *opts, const char *path,
+		  struct gpuhist_merge *m)
 {
 	struct gh_notes notes;
 
-	if (!opts || !path || !m)
-		return GPUHIST_ERR_ARGUMENT;
 	gh_notes_init(&notes, m->message, sizeof(m->message));
 	memset(m->totals, 0, sizeof(m->totals));
 	m->stream_known = 0;
@@ -62,5 +60,7 @@ int gpuhist_merge_json(const struct gpuhist_options *opts, const char *path,
 		if (gh_merge_rows[i]->wanted(opts, m))
 			return gh_merge_rows[i]->read(path, opts, m, &notes)
 			       ? GPUHIST_ERR_INPUT : GPUHIST_OK;
+	gh_note(&notes, "%s: a tokens view's result is read into a token sum (gpuhist_merge's tokens)",
+		path);
 	return GPUHIST_ERR_ARGUMENT;
 }

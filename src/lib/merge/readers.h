@@ -22,4 +22,9 @@ struct gh_merge_reader {
 /* The rows, the first whose wanted() is true reading; NULL-terminated. */
 extern const struct gh_merge_reader *const gh_merge_rows[];
 
+/* gpuhist_merge_json() once api.c has checked its arguments: the row of
+ * opts' view reads path into m. */
+int gh_merge_read(const struct gpuhist_options *opts, const char *path,
+		  struct gpuhist_merge *m);
+
 #endif

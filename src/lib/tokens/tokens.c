@@ -2,8 +2,8 @@
  *
  * A unit is what the view counts: a word (a maximal run of bytes that are
  * not space, tab, CR or LF), a line (without its newline; a last line
- * without one counts too), a key of several fields (key.h), or a line's
- * Nth field (fields are runs of
+ * without one counts too), a key of several fields (key.h), a line's
+ * interval of time (timestamp.h), or a line's Nth field (fields are runs of
  * bytes that are not space or tab, leading ones skipped, as awk's default;
  * or, with a separator byte, what lies between separators, as cut -d and
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
@@ -24,12 +24,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "blank_field.h"
 #include "counts.h"
 #include "json_key.h"
 #include "key.h"
 #include "local.h"
+#include "timestamp.h"
 #include "tokens.h"
 
 /* What a chunk leaves at its ends. */
@@ -47,6 +49,8 @@ struct gh_tokens {
 	int separator;                  /* its byte, or -1: runs of blanks */
 	struct gh_key key;              /* several fields (key.n), or none */
 	struct gh_json_path *json;      /* GPUHIST_TOKENS_KEY: its path */
+	bool per;                       /* GPUHIST_TOKENS_PER */
+	struct gh_time_rule time;       /* ... how a line's time is read */
 	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
@@ -110,9 +114,9 @@ static void key_room_free(struct key_room *r)
 	r->left = 0;
 }
 
-/* The unit of a key (of several fields, or of JSON with json, a reader
- * of t's path) of line [p, p + len), written in room; false when out of
- * memory. */
+/* The unit of a key (of several fields, of JSON with json, a reader of
+ * t's path, or a line's interval of time) of line [p, p + len), written
+ * in room; false when out of memory. */
 static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 		     const unsigned char *p, uint64_t len,
 		     struct key_room *room, struct gh_unit *u)
@@ -121,7 +125,21 @@ static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 	size_t n;
 
 	u->n = 1;
-	if (json) {
+	if (t->per) {
+		unsigned char label[GH_TIME_LABEL];
+		int64_t when;
+
+		if (!gh_time_of_line(&t->time, p, len, &when) ||
+		    !gh_time_label(&t->time, when, label)) {
+			u->p = (const unsigned char *)GH_TIME_NONE;
+			u->len = sizeof(GH_TIME_NONE) - 1;
+			return true;
+		}
+		if (!key_room_take(room, GH_TIME_LABEL))
+			return false;
+		memcpy(room->at, label, GH_TIME_LABEL);
+		n = GH_TIME_LABEL;
+	} else if (json) {
 		if (gh_json_value(json, p, len, &value, &n))
 			return false;
 	} else {
@@ -134,7 +152,9 @@ static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 	}
 	if (!key_room_take(room, n))
 		return false;
-	if (json)
+	if (t->per)
+		;                       /* written above */
+	else if (json)
 		memcpy(room->at, value, n);
 	else
 		gh_line_key(&t->key, p, p + len, room->at);
@@ -187,7 +207,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				break;
 			ret = gh_local_add(&l, from, (uint64_t)(p - from));
 		}
-	} else if (t->key.n || t->json) {
+	} else if (t->key.n || t->json || t->per) {
 		struct key_room room = { NULL, NULL, 0 };
 		struct gh_json_reader *json = t->json
 			? gh_json_reader_new(t->json) : NULL;
@@ -265,7 +285,7 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 	} else {
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
-		if (t->key.n || t->json) {
+		if (t->key.n || t->json || t->per) {
 			struct key_room room = { NULL, NULL, 0 };
 			struct gh_json_reader *json = t->json
 				? gh_json_reader_new(t->json) : NULL;
@@ -511,7 +531,18 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 		memcpy(t->key.field, opts->fields, sizeof(t->key.field));
 		t->key.separator = opts->separator;
 	}
-	if (opts->tokens == GPUHIST_TOKENS_KEY &&
+	if (opts->tokens == GPUHIST_TOKENS_PER) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		t->per = true;
+		t->time = (struct gh_time_rule){
+			opts->per, opts->time_field, opts->separator,
+			opts->year ? opts->year
+				   : gmtime_r(&now, &tm) ? tm.tm_year + 1900
+							 : 1970 };
+	}
+		if (opts->tokens == GPUHIST_TOKENS_KEY &&
 	    !(t->json = gh_json_path_new(opts->key, NULL, 0))) {
 		free(t);
 		return NULL;    /* gpuhist_open took the path: memory */

@@ -1,0 +1,260 @@
+/* timestamp.c - a line's time, for counts per interval (timestamp.h) */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "blank_field.h"
+#include "timestamp.h"
+
+static bool digits(const unsigned char *p, const unsigned char *end, int n,
+		   int *v)
+{
+	int x = 0;
+
+	if (end - p < n)
+		return false;
+	for (int i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		x = x * 10 + (p[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's
+ * days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+	return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+static bool valid(int y, int mo, int d, int h, int mi, int s)
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30,
+				       31, 30, 31 };
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return mo >= 1 && mo <= 12 && d >= 1 &&
+	       d <= (mo == 2 && !leap ? 28 : mdays[mo - 1]) && h <= 23 &&
+	       mi <= 59 && s <= 59;
+}
+
+static int64_t seconds_of(int y, int mo, int d, int h, int mi, int s)
+{
+	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+}
+
+static int month_of(const unsigned char *p, const unsigned char *end)
+{
+	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+	if (end - p < 3)
+		return 0;
+	for (int i = 0; i < 12; i++)
+		if (!memcmp(p, names + 3 * i, 3))
+			return i + 1;
+	return 0;
+}
+
+/* +hh:mm, +hhmm or +hh at p, as seconds east of UTC; *n its length. */
+static bool offset_at(const unsigned char *p, const unsigned char *end,
+		      int64_t *off, int *n)
+{
+	int hh, mm = 0;
+
+	if (p >= end || (*p != '+' && *p != '-') || !digits(p + 1, end, 2, &hh))
+		return false;
+	*n = 3;
+	if (digits(p + 3, end, 2, &mm))
+		*n = 5;
+	else if (end - p >= 6 && p[3] == ':' && digits(p + 4, end, 2, &mm))
+		*n = 6;
+	else
+		mm = 0;
+	if (hh > 23 || mm > 59)
+		return false;
+	*off = (hh * 3600 + mm * 60) * (*p == '-' ? -1 : 1);
+	return true;
+}
+
+/* [27/Nov/2026:10:00:00 +0000] at p (its '['). */
+static bool clf_at(const unsigned char *p, const unsigned char *end,
+		   int64_t *t)
+{
+	int d, y, h, mi, s, n, mo;
+	int64_t off;
+
+	if (end - p < 28 || p[3] != '/' || p[7] != '/' || p[12] != ':' ||
+	    p[15] != ':' || p[18] != ':' || p[21] != ' ' ||
+	    !digits(p + 1, end, 2, &d) || !(mo = month_of(p + 4, end)) ||
+	    !digits(p + 8, end, 4, &y) || !digits(p + 13, end, 2, &h) ||
+	    !digits(p + 16, end, 2, &mi) || !digits(p + 19, end, 2, &s) ||
+	    !offset_at(p + 22, end, &off, &n) || n != 5 || p[27] != ']' ||
+	    !valid(y, mo, d, h, mi, s))
+		return false;
+	*t = seconds_of(y, mo, d, h, mi, s) - off;
+	return true;
+}
+
+/* 2026-11-27T10:00:00[.fff][Z|+hh:mm] at p (its first digit). */
+static bool iso_at(const unsigned char *p, const unsigned char *end,
+		   int64_t *t)
+{
+	int y, mo, d, h, mi, s, n;
+	int64_t off = 0;
+
+	if (end - p < 19 || p[4] != '-' || p[7] != '-' ||
+	    (p[10] != 'T' && p[10] != ' ' && p[10] != 't') || p[13] != ':' ||
+	    p[16] != ':' || !digits(p, end, 4, &y) ||
+	    !digits(p + 5, end, 2, &mo) || !digits(p + 8, end, 2, &d) ||
+	    !digits(p + 11, end, 2, &h) || !digits(p + 14, end, 2, &mi) ||
+	    !digits(p + 17, end, 2, &s) || !valid(y, mo, d, h, mi, s))
+		return false;
+	p += 19;
+	if (p < end && (*p == '.' || *p == ',') && p + 1 < end &&
+	    p[1] >= '0' && p[1] <= '9')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+	if (p < end && (*p == 'Z' || *p == 'z'))
+		off = 0;
+	else if (!offset_at(p, end, &off, &n))
+		off = 0;                /* no offset: UTC */
+	*t = seconds_of(y, mo, d, h, mi, s) - off;
+	return true;
+}
+
+/* Nov 27 10:00:00 (or Nov  7) at p, in year. */
+static bool syslog_at(const unsigned char *p, const unsigned char *end,
+		      int year, int64_t *t)
+{
+	int mo, d, h, mi, s;
+
+	if (end - p < 15 || !(mo = month_of(p, end)) || p[3] != ' ' ||
+	    p[6] != ' ' || p[9] != ':' || p[12] != ':' ||
+	    !digits(p + 7, end, 2, &h) || !digits(p + 10, end, 2, &mi) ||
+	    !digits(p + 13, end, 2, &s))
+		return false;
+	if (p[4] == ' ') {
+		if (!digits(p + 5, end, 1, &d))
+			return false;
+	} else if (!digits(p + 4, end, 2, &d)) {
+		return false;
+	}
+	if (!valid(year, mo, d, h, mi, s))
+		return false;
+	*t = seconds_of(year, mo, d, h, mi, s);
+	return true;
+}
+
+/* Epoch seconds or milliseconds: the whole of [p, end), digits with an
+ * optional fraction. */
+static bool epoch_of(const unsigned char *p, const unsigned char *end,
+		     int64_t *t)
+{
+	const unsigned char *q = p;
+	int64_t v = 0;
+	int n = 0;
+
+	for (; q < end && *q >= '0' && *q <= '9'; q++, n++) {
+		if (n >= 16)
+			return false;
+		v = v * 10 + (*q - '0');
+	}
+	if (!n)
+		return false;
+	if (q < end && *q == '.')
+		for (q++; q < end && *q >= '0' && *q <= '9'; q++)
+			;
+	if (q != end)
+		return false;
+	*t = n >= 13 ? v / 1000 : v;
+	return true;
+}
+
+/* The first timestamp in [p, end): CLF or ISO anywhere, syslog's at the
+ * start. */
+static bool search(const unsigned char *p, const unsigned char *end,
+		   int year, int64_t *t)
+{
+	if (syslog_at(p, end, year, t))
+		return true;
+	for (const unsigned char *q = p; q + 19 <= end; q++) {
+		if (*q == '[' && clf_at(q, end, t))
+			return true;
+		if (*q >= '0' && *q <= '9' && (q == p || q[-1] < '0' ||
+					       q[-1] > '9') &&
+		    iso_at(q, end, t))
+			return true;
+	}
+	return false;
+}
+
+bool gh_time_of_line(const struct gh_time_rule *rule,
+		     const unsigned char *p, uint64_t len, int64_t *t)
+{
+	const unsigned char *end = p + len, *from, *to;
+
+	if (len && end[-1] == '\r')
+		end--;
+	if (!rule->field)
+		return search(p, end, rule->year, t);
+	if (!gh_line_field(p, end, rule->field, rule->separator, &from, &to))
+		return false;
+	/* The field alone: one of the forms, or epoch seconds. */
+	if (epoch_of(from, to, t))
+		return true;
+	if (to - from >= 2 && *from == '"' && to[-1] == '"') {
+		from++;
+		to--;
+	}
+	if (from < to && *from == '[')
+		return clf_at(from, to, t);
+	return iso_at(from, to, t) || syslog_at(from, to, rule->year, t);
+}
+
+bool gh_time_label(const struct gh_time_rule *rule, int64_t t,
+		   unsigned char out[GH_TIME_LABEL])
+{
+	int64_t start = t / rule->per * rule->per, y, days, rem;
+	int m, d;
+
+	if (t % rule->per < 0)
+		start -= rule->per;     /* floor, before 1970 */
+	days = start / 86400;
+	rem = start % 86400;
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	if (y < 0 || y > 9999)
+		return false;
+	char buf[GH_TIME_LABEL + 1];
+
+	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y, m,
+		 d, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+	memcpy(out, buf, GH_TIME_LABEL);
+	return true;
+}
