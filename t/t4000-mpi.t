@@ -10,7 +10,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 43
+plan 44
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -269,6 +269,15 @@ print("not json")' >"$TMP/app.jsonl"
 else
 	skip "--key=.req.status under mpirun: one process's rows" "built without json-c"
 fi
+
+# Lines per interval of time: an access log's CLF times and the big
+# file's, each file whole in one rank or in ranges.
+"${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}" access 2000000 5 >"$TMP/access.log" 2>/dev/null ||
+	printf '1.2.3.4 - - [27/Nov/2026:10:00:00 +0000] "GET /"\n' >"$TMP/access.log"
+one --per=minute -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
+mpi 3 --per=minute -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
+same_file "--per=minute under mpirun: one process's rows" \
+	"$TMP/mpi.out" "$TMP/one.out"
 
 # A backend no rank can use: exit 1 on every rank, no report.
 if have_gpu; then

@@ -751,7 +751,8 @@ static int print_block(struct gh_report *rep, const char *name,
 					    ? rep->opts->lib.n_fields : 0,
 				   .per = rep->opts->lib.tokens ==
 					  GPUHIST_TOKENS_PER &&
-					  rep->sort == GH_SORT_BIN
+					  rep->sort == GH_SORT_BIN &&
+					  !rep->opts->top
 					  ? rep->opts->lib.per : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
 			      .ops = &tokens_rows, .ctx = &tb };
