@@ -1,7 +1,6 @@
 /* timestamp.c - a line's time, for counts per interval (timestamp.h) */
 #include "config.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "blank_field.h"
@@ -203,8 +202,8 @@ static bool search(const unsigned char *p, const unsigned char *end,
 	for (const unsigned char *q = p; q + 19 <= end; q++) {
 		if (*q == '[' && clf_at(q, end, t))
 			return true;
-		if (*q >= '0' && *q <= '9' && (q == p || q[-1] < '0' ||
-					       q[-1] > '9') &&
+		if (q[4] == '-' && *q >= '0' && *q <= '9' &&
+		    (q == p || q[-1] < '0' || q[-1] > '9') &&
 		    iso_at(q, end, t))
 			return true;
 	}
@@ -234,16 +233,26 @@ bool gh_time_of_line(const struct gh_time_rule *rule,
 	return iso_at(from, to, t) || syslog_at(from, to, rule->year, t);
 }
 
-bool gh_time_label(const struct gh_time_rule *rule, int64_t t,
-		   unsigned char out[GH_TIME_LABEL])
+int64_t gh_time_start(const struct gh_time_rule *rule, int64_t t)
 {
-	int64_t start = t / rule->per * rule->per, y, days, rem;
-	int m, d;
+	int64_t start = t / rule->per * rule->per;
 
 	if (t % rule->per < 0)
 		start -= rule->per;     /* floor, before 1970 */
-	days = start / 86400;
-	rem = start % 86400;
+	return start;
+}
+
+static void put2(unsigned char *p, int v)
+{
+	p[0] = (unsigned char)('0' + v / 10);
+	p[1] = (unsigned char)('0' + v % 10);
+}
+
+bool gh_time_label(int64_t start, unsigned char out[GH_TIME_LABEL])
+{
+	int64_t days = start / 86400, rem = start % 86400, y;
+	int m, d;
+
 	if (rem < 0) {
 		rem += 86400;
 		days--;
@@ -251,10 +260,18 @@ bool gh_time_label(const struct gh_time_rule *rule, int64_t t,
 	civil_from_days(days, &y, &m, &d);
 	if (y < 0 || y > 9999)
 		return false;
-	char buf[GH_TIME_LABEL + 1];
-
-	snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y, m,
-		 d, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
-	memcpy(out, buf, GH_TIME_LABEL);
+	put2(out, (int)(y / 100));
+	put2(out + 2, (int)(y % 100));
+	out[4] = '-';
+	put2(out + 5, m);
+	out[7] = '-';
+	put2(out + 8, d);
+	out[10] = 'T';
+	put2(out + 11, (int)(rem / 3600));
+	out[13] = ':';
+	put2(out + 14, (int)(rem / 60 % 60));
+	out[16] = ':';
+	put2(out + 17, (int)(rem % 60));
+	out[19] = 'Z';
 	return true;
 }

@@ -33,9 +33,11 @@ struct gh_time_rule {
 bool gh_time_of_line(const struct gh_time_rule *rule,
 		     const unsigned char *p, uint64_t len, int64_t *t);
 
-/* The label of the interval that holds t, into out[GH_TIME_LABEL]
- * (no NUL); false past year 9999 or before year 0. */
-bool gh_time_label(const struct gh_time_rule *rule, int64_t t,
-		   unsigned char out[GH_TIME_LABEL]);
+/* The start of the interval that holds t. */
+int64_t gh_time_start(const struct gh_time_rule *rule, int64_t t);
+
+/* The label of the interval that starts at start, into
+ * out[GH_TIME_LABEL] (no NUL); false past year 9999 or before year 0. */
+bool gh_time_label(int64_t start, unsigned char out[GH_TIME_LABEL]);
 
 #endif

@@ -82,6 +82,10 @@ struct key_room {
 	struct key_block *blocks;
 	unsigned char *at;
 	uint64_t left;
+	/* --per: the last interval's label, written in a block (a log's
+	 * lines come in time order: most lines reuse it) */
+	const unsigned char *last_label;
+	int64_t last_start;
 };
 
 /* Room for need bytes at r->at; false when out of memory. */
@@ -112,6 +116,7 @@ static void key_room_free(struct key_room *r)
 	}
 	r->at = NULL;
 	r->left = 0;
+	r->last_label = NULL;
 }
 
 /* The unit of a key (of several fields, of JSON with json, a reader of
@@ -126,19 +131,23 @@ static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 
 	u->n = 1;
 	if (t->per) {
-		unsigned char label[GH_TIME_LABEL];
-		int64_t when;
+		int64_t when, start;
 
-		if (!gh_time_of_line(&t->time, p, len, &when) ||
-		    !gh_time_label(&t->time, when, label)) {
-			u->p = (const unsigned char *)GH_TIME_NONE;
-			u->len = sizeof(GH_TIME_NONE) - 1;
+		if (!gh_time_of_line(&t->time, p, len, &when))
+			goto no_time;
+		start = gh_time_start(&t->time, when);
+		u->len = GH_TIME_LABEL;
+		if (room->last_label && start == room->last_start) {
+			u->p = room->last_label;
 			return true;
 		}
 		if (!key_room_take(room, GH_TIME_LABEL))
 			return false;
-		memcpy(room->at, label, GH_TIME_LABEL);
+		if (!gh_time_label(start, room->at))
+			goto no_time;
 		n = GH_TIME_LABEL;
+		room->last_label = room->at;
+		room->last_start = start;
 	} else if (json) {
 		if (gh_json_value(json, p, len, &value, &n))
 			return false;
@@ -162,6 +171,10 @@ static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 	u->len = n;
 	room->at += n;
 	room->left -= n;
+	return true;
+no_time:
+	u->p = (const unsigned char *)GH_TIME_NONE;
+	u->len = sizeof(GH_TIME_NONE) - 1;
 	return true;
 }
 
@@ -208,7 +221,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			ret = gh_local_add(&l, from, (uint64_t)(p - from));
 		}
 	} else if (t->key.n || t->json || t->per) {
-		struct key_room room = { NULL, NULL, 0 };
+		struct key_room room = { 0 };
 		struct gh_json_reader *json = t->json
 			? gh_json_reader_new(t->json) : NULL;
 
@@ -286,7 +299,7 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
 		if (t->key.n || t->json || t->per) {
-			struct key_room room = { NULL, NULL, 0 };
+			struct key_room room = { 0 };
 			struct gh_json_reader *json = t->json
 				? gh_json_reader_new(t->json) : NULL;
 			int ret = -1;
