@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 36
+plan 37
 
 gen log 2000000 >log
 # Odd bytes: NUL, controls, ill-formed UTF-8, CRLF, a long line.
@@ -197,3 +197,17 @@ is "... then a result of another view: refused, both views named" \
 	shard.aa.json >out 2>err
 is "--merge whose spill fails: exit 1, the directory named, not 'not a gpuhist json result'" \
 	"$?:$(grep -c 'cannot spill tokens to .*no-such-dir' err):$(grep -c 'not a gpuhist json' err)" "1:1:0"
+
+# Results whose bytes read add up past 64 bits: the second refused, named,
+# with json's error entry, exit 1 (the total had wrapped before).
+"$GPUHIST" -t -f json shard.aa >small.json
+python3 -c '
+import json
+d = json.load(open("small.json"))
+for e in d["inputs"] + [d["total"]]:
+    e["bytes_read"] = 2**64 - 2
+json.dump(d, open("huge.json", "w"))'
+"$GPUHIST" --merge -t -f json huge.json huge.json >out 2>err
+is "--merge of tokens past 2^64-1 bytes read: exit 1, the second named, an error entry" \
+	"$?:$(grep -c "huge.json: the inputs' bytes read add up to more than 2^64-1" err):$(python3 -c 'import json; d = json.load(open("out")); print(d["inputs"][1]["error"], d["total"]["bytes_read"])')" \
+	"1:1:the inputs' bytes read add up to more than 2^64-1 18446744073709551614"

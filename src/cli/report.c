@@ -408,6 +408,19 @@ int gh_report_input(struct gh_report *rep, const char *name,
 		return ret;
 	}
 	head(rep);
+	/* A tokens result read back (--merge) brings its bytes read alone,
+	 * unchecked against the results before it. */
+	if (rep->tokens && sum256(rep->total) > UINT64_MAX - sum256(totals)) {
+		static const char why[] =
+			"the inputs' bytes read add up to more than 2^64-1";
+		char line[GH_MSG_LINE];
+
+		gh_msg("%s: %s", name, why);
+		snprintf(line, sizeof(line), "%s: %s\n", name, why);
+		gh_report_failed(rep, name, line);
+		rep->failed = true;
+		return -1;
+	}
 	for (int c = 0; c < 256; c++)
 		rep->total[c] += totals[c];
 	if (!stream) {
