@@ -539,7 +539,9 @@ int gh_add_u64(uint64_t *a, uint64_t b)
 	*a += b;
 	return 0;
 }
-int gh_json_run_error(struct gh_json *r)
+/* A result's top-level "error" (its run failed as a whole): refused,
+ * saying why, as a failed input. */
+static int run_error(struct gh_json *r)
 {
 	char why[GH_JSON_TEXT];
 
@@ -552,16 +554,29 @@ int gh_json_run_error(struct gh_json *r)
 	return gh_json_refuse(r, "the run that wrote it failed: %s", why);
 }
 
-int gh_json_read_list(struct gh_json *r, int depth, int *seen,
-		      int (*item)(struct gh_json *, int, uint64_t, void *),
-		      void *ctx)
+/* A result's top-level member: "inputs" and "total" once each, and
+ * "error"; others passed over. */
+static int result_member(struct gh_json *r, int depth, const char *key,
+			 void *ctx)
 {
-	if ((*seen)++)
-		return gh_json_refuse(r, "\"inputs\" is there twice");
-	gh_json_skip_ws(r);
-	if (gh_json_peek(r) != '[')
-		return gh_json_refuse(r, "inputs is not an array");
-	return gh_json_read_array(r, depth, item, ctx);
+	struct gh_json_result *res = ctx;
+
+	if (!strcmp(key, "inputs")) {
+		if (res->has_inputs++)
+			return gh_json_refuse(r, "\"inputs\" is there twice");
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '[')
+			return gh_json_refuse(r, "inputs is not an array");
+		return gh_json_read_array(r, depth, res->input, res->ctx);
+	}
+	if (!strcmp(key, "total")) {
+		if (res->has_total++)
+			return gh_json_refuse(r, "\"total\" is there twice");
+		return res->total(r, depth, res->ctx);
+	}
+	if (!strcmp(key, "error"))      /* the run failed as a whole */
+		return run_error(r);
+	return gh_json_skip_value(r, depth);
 }
 
 int gh_json_read_file(const char *name, const char *what,
@@ -635,22 +650,20 @@ int gh_json_member_once(struct gh_json *r, const char *where, const char *key,
 	return 0;
 }
 
-int gh_json_read_result(struct gh_json *r,
-			int (*member)(struct gh_json *, int, const char *,
-				      void *),
-			void *ctx, const int *has_inputs, const int *has_total)
+int gh_json_read_result(struct gh_json *r, struct gh_json_result *res)
 {
+	res->has_inputs = res->has_total = 0;
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) != '{')
 		return gh_json_syntax(r, "a result is a JSON object");
-	if (gh_json_read_object(r, 0, member, ctx))
+	if (gh_json_read_object(r, 0, result_member, res))
 		return -1;
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) >= 0)
 		return gh_json_syntax(r, "text after the document");
-	if (!*has_inputs)
+	if (!res->has_inputs)
 		return gh_json_refuse(r, "no \"inputs\"");
-	if (!*has_total)
+	if (!res->has_total)
 		return gh_json_refuse(r, "no \"total\"");
 	return 0;
 }

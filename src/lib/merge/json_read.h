@@ -83,13 +83,6 @@ int gh_json_read_count(struct gh_json *r, const char *where,
 #define GH_JSON_NUMBER 48
 int gh_json_read_number_text(struct gh_json *r, const char *where,
 			     const char *what, char out[GH_JSON_NUMBER]);
-/* A result's top-level "error" (its run failed as a whole): refused,
- * saying why, as a failed input. */
-int gh_json_run_error(struct gh_json *r);
-/* A result's "inputs", once (*seen counts them), calling item for each. */
-int gh_json_read_list(struct gh_json *r, int depth, int *seen,
-		      int (*item)(struct gh_json *, int, uint64_t, void *),
-		      void *ctx);
 /* A key an entry may have, and its bit in the entry's set of keys seen. */
 struct gh_json_key {
 	const char *name;
@@ -104,13 +97,20 @@ unsigned gh_json_key_bit(const struct gh_json_key *keys, size_t n,
  * string, '[' an array, '{' an object; 0: any). */
 int gh_json_member_once(struct gh_json *r, const char *where, const char *key,
 			unsigned bit, unsigned *seen, char want);
-/* A result document: one object whose top-level members member() reads
- * (setting *has_inputs and *has_total as it meets "inputs" and "total"),
- * nothing after it, and both of those there. */
-int gh_json_read_result(struct gh_json *r,
-			int (*member)(struct gh_json *, int, const char *,
-				      void *),
-			void *ctx, const int *has_inputs, const int *has_total);
+/* What a view's reader reads of a result document: each entry of
+ * "inputs" (input, numbered from 0) and the "total" entry (total), with
+ * its ctx. */
+struct gh_json_result {
+	int (*input)(struct gh_json *r, int depth, uint64_t i, void *ctx);
+	int (*total)(struct gh_json *r, int depth, void *ctx);
+	void *ctx;
+	int has_inputs, has_total;  /* seen (set by the reading) */
+};
+/* A result document: one object with "inputs" (an array) and "total"
+ * once each, read by res's functions; a top-level "error" (its run failed
+ * as a whole) refuses it as a failed input; other members are passed
+ * over; nothing may follow it. */
+int gh_json_read_result(struct gh_json *r, struct gh_json_result *res);
 /* Reads the document NAME ("-": standard input) with read(r, ctx); what
  * went wrong is noted as "NAME: ..." (a refusal as "not WHAT: why"); 0,
  * or -1. */

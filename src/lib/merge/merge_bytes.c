@@ -334,7 +334,6 @@ static int read_entry(struct gh_json *r, int depth, struct entry *e)
 
 /* The whole document: its inputs added up, its total kept. */
 struct doc {
-	int has_inputs, has_total;
 	uint64_t inputs_sum[256];
 	uint64_t *total;            /* total.histogram goes here */
 	struct entry e;             /* the entry being read */
@@ -391,42 +390,32 @@ static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
-static int top_member(struct gh_json *r, int depth, const char *key,
-		      void *ctx)
+/* The "total" entry. */
+static int total_entry(struct gh_json *r, int depth, void *ctx)
 {
 	struct doc *d = ctx;
 
-	if (!strcmp(key, "inputs"))
-		return gh_json_read_list(r, depth, &d->has_inputs, input_item,
-					 d);
-	if (!strcmp(key, "total")) {
-		if (d->has_total++)
-			return gh_json_refuse(r, "\"total\" is there twice");
-		memset(&d->e, 0, sizeof(d->e));
-		strcpy(d->e.where, "total");
-		d->e.chars = d->total_chars;
-		if (d->chars) {
-			clear_chars(&d->seen);
-			d->e.seen_chars = &d->seen;
-		}
-		if (read_entry(r, depth, &d->e))
-			return -1;
-		memcpy(d->total, d->e.hist, sizeof(d->e.hist));
-		d->total_has_sums = d->e.seen_sums != 0;
-		d->total_sums = d->e.sums;
-		return 0;
+	memset(&d->e, 0, sizeof(d->e));
+	strcpy(d->e.where, "total");
+	d->e.chars = d->total_chars;
+	if (d->chars) {
+		clear_chars(&d->seen);
+		d->e.seen_chars = &d->seen;
 	}
-	if (!strcmp(key, "error"))      /* the run failed as a whole */
-		return gh_json_run_error(r);
-	return gh_json_skip_value(r, depth);
+	if (read_entry(r, depth, &d->e))
+		return -1;
+	memcpy(d->total, d->e.hist, sizeof(d->e.hist));
+	d->total_has_sums = d->e.seen_sums != 0;
+	d->total_sums = d->e.sums;
+	return 0;
 }
 
 static int read_document(struct gh_json *r, void *ctx)
 {
 	struct doc *d = ctx;
+	struct gh_json_result res = { input_item, total_entry, d, 0, 0 };
 
-	if (gh_json_read_result(r, top_member, d, &d->has_inputs,
-				&d->has_total))
+	if (gh_json_read_result(r, &res))
 		return -1;
 	for (int c = 0; c < 256; c++)
 		if (d->total[c] != d->inputs_sum[c])

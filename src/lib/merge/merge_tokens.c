@@ -81,7 +81,6 @@ struct doc {
 	size_t token_cap;
 	unsigned char *part[GPUHIST_FIELDS_MAX];        /* ... a key's */
 	size_t part_cap[GPUHIST_FIELDS_MAX];
-	int has_inputs, has_total;
 	uint64_t inputs_bytes, inputs_tokens, inputs_fingerprint;
 	uint64_t total_bytes, total_tokens, total_fingerprint, total_distinct;
 	gpuhist_token_sum *sum;
@@ -490,37 +489,27 @@ static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
-static int top_member(struct gh_json *r, int depth, const char *key,
-		      void *ctx)
+/* The "total" entry. */
+static int total_entry(struct gh_json *r, int depth, void *ctx)
 {
 	struct doc *d = ctx;
 
-	if (!strcmp(key, "inputs"))
-		return gh_json_read_list(r, depth, &d->has_inputs, input_item,
-					 d);
-	if (!strcmp(key, "total")) {
-		if (d->has_total++)
-			return gh_json_refuse(r, "\"total\" is there twice");
-		if (read_entry(r, depth, d, "total", d->sum))
-			return -1;
-		d->total_bytes = d->e.bytes_read;
-		d->total_tokens = d->e.tokens;
-		d->total_distinct = d->e.distinct;
-		d->total_fingerprint = d->e.fingerprint;
-		return 0;
-	}
-	if (!strcmp(key, "error"))      /* the run failed as a whole */
-		return gh_json_run_error(r);
-	return gh_json_skip_value(r, depth);
+	if (read_entry(r, depth, d, "total", d->sum))
+		return -1;
+	d->total_bytes = d->e.bytes_read;
+	d->total_tokens = d->e.tokens;
+	d->total_distinct = d->e.distinct;
+	d->total_fingerprint = d->e.fingerprint;
+	return 0;
 }
 
 static int read_document(struct gh_json *r, void *ctx)
 {
 	struct doc *d = ctx;
 	const struct gpuhist_tokens *sum;
+	struct gh_json_result res = { input_item, total_entry, d, 0, 0 };
 
-	if (gh_json_read_result(r, top_member, d, &d->has_inputs,
-				&d->has_total))
+	if (gh_json_read_result(r, &res))
 		return -1;
 	if (d->total_bytes != d->inputs_bytes)
 		return gh_json_refuse(r, "total: bytes_read is not the sum of the inputs'");

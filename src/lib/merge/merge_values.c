@@ -71,7 +71,6 @@ struct doc {
 	const struct gpuhist_options *opts;
 	int sub_buckets;            /* the merging command's */
 	struct entry e;
-	int has_inputs, has_total;
 	uint64_t inputs[4], total[4];       /* bytes_read, numbers,
 					     * not_numbers, empty */
 	gpuhist_values *values;
@@ -323,25 +322,15 @@ static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
-static int top_member(struct gh_json *r, int depth, const char *key,
-		      void *ctx)
+/* The "total" entry. */
+static int total_entry(struct gh_json *r, int depth, void *ctx)
 {
 	struct doc *d = ctx;
 
-	if (!strcmp(key, "inputs"))
-		return gh_json_read_list(r, depth, &d->has_inputs, input_item,
-					 d);
-	if (!strcmp(key, "total")) {
-		if (d->has_total++)
-			return gh_json_refuse(r, "\"total\" is there twice");
-		if (read_entry(r, depth, d, "total", d->values))
-			return -1;
-		sums_of(&d->e, d->total);
-		return 0;
-	}
-	if (!strcmp(key, "error"))      /* the run failed as a whole */
-		return gh_json_run_error(r);
-	return gh_json_skip_value(r, depth);
+	if (read_entry(r, depth, d, "total", d->values))
+		return -1;
+	sums_of(&d->e, d->total);
+	return 0;
 }
 
 static int read_document(struct gh_json *r, void *ctx)
@@ -350,9 +339,9 @@ static int read_document(struct gh_json *r, void *ctx)
 		"bytes_read", "numbers", "not_numbers", "empty",
 	};
 	struct doc *d = ctx;
+	struct gh_json_result res = { input_item, total_entry, d, 0, 0 };
 
-	if (gh_json_read_result(r, top_member, d, &d->has_inputs,
-				&d->has_total))
+	if (gh_json_read_result(r, &res))
 		return -1;
 	for (int k = 0; k < 4; k++)
 		if (d->total[k] != d->inputs[k])
