@@ -176,7 +176,10 @@ struct gpuhist_options {
 	 * 10:00:00 in year), or from its time_field'th field (split as the
 	 * field view splits, with separator), which may also be epoch
 	 * seconds or milliseconds.  Each line's unit is its interval's start,
-	 * "2026-11-27T10:00:00Z", or "(no time)". */
+	 * "2026-11-27T10:00:00Z", or "(no time)".  Set beside another tokens
+	 * view (words, lines, field, fields, key), per groups that view's
+	 * units by interval: each is its line's label, a tab, then the
+	 * unit ("2026-11-27T10:00:00Z\t404"); 0: not grouped. */
 	long long per;
 	int time_field;         /* 0: the first timestamp in the line */
 	int year;               /* syslog's year (1..9999); 0: this year */

@@ -172,7 +172,7 @@ if have_gpu; then
 	oracle_per --gaps 60 access.log >want
 	same_file "--backend=gpu: the same rows" got want
 	like "... -v says the host counted them" "$(cat err)" \
-		"lines per interval of time"
+		"counts per interval of time"
 else
 	skip "--backend=gpu: the same rows" "no CUDA device"
 	skip "... -v says the host counted them" "no CUDA device"
@@ -182,7 +182,7 @@ fi
 bad=""
 for args in "--per=5x" "--per=0m" "--per=" "--time-field=1" "--year=2025" \
 	    "--per=hour --year=0" "--per=hour -F ," "--per=hour -m" \
-	    "--per=hour --values=10" "--per=hour -t"; do
+	    "--per=hour --values=10" "--per=hour -b" "--per=hour -s"; do
 	"$GPUHIST" $args access.log >/dev/null 2>&1
 	[ $? -eq 2 ] || bad="$bad [$args]"
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tokenoracle.py - the tokens view's counts by Python, against gpuhist's json
 
-Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total]
+Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total] [per=SECONDS
+                      [time-field=N] [separator=BYTE] [year=Y]]
   VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
   given as its decimal value), fields:N,M[,...] or fields:N,M:BYTE (a key
   of several fields: a tuple of them, json's members fieldN, fieldM), or
@@ -18,6 +19,11 @@ empty piece dropped (a last line without a newline counts); a field is
 the Nth of re.findall(rb"[^ \\t]+", line) (awk's default), or the Nth of
 line.split(sep), or b"" where the line has fewer.  gpuhist's json tokens
 are decoded back to bytes with surrogateescape.
+
+With per=SECONDS (gpuhist --per beside the view) each unit is paired with
+its line's interval, read by t/timeoracle.py (Python's re and datetime):
+json's rows carry an "interval", and come interval by interval in time
+order ("(no time)" first), each interval's most frequent first.
 """
 import json
 import re
@@ -81,7 +87,26 @@ def json_value(line, names):
     return dump(v).encode("utf-8")
 
 
-def units(view, data):
+def interval_of(line, per):
+    """The label of a line's interval (timeoracle's rules), as bytes."""
+    import timeoracle
+    t = timeoracle.time_of(line, per)
+    if t is None:
+        return b"(no time)"
+    s = int(t.timestamp())
+    return timeoracle.label(s - s % per.per).encode()
+
+
+def units(view, data, per=None):
+    if per:
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        out = []
+        for line in lines:
+            label = interval_of(line, per)
+            out.extend((label, u) for u in units(view, line + b"\n"))
+        return out
     if view == "words":
         return re.findall(rb"[^ \t\r\n]+", data)
     lines = data.split(b"\n")
@@ -106,11 +131,27 @@ def units(view, data):
     return out
 
 
+def per_args(args):
+    """per=, time-field=, separator=, year= as timeoracle's arguments."""
+    import types
+    opts = dict(a.split("=", 1) for a in args)
+    if "per" not in opts:
+        return None
+    sep = opts.get("separator")
+    return types.SimpleNamespace(
+        per=int(opts["per"]), time_field=int(opts.get("time-field", 0)),
+        separator=int(sep) if sep is not None else None,
+        year=int(opts["year"]) if "year" in opts
+        else __import__("datetime").datetime.now().year)
+
+
 def main():
     view, plain, result = sys.argv[1:4]
-    which = sys.argv[4] if len(sys.argv) > 4 else "first"
+    rest = sys.argv[4:]
+    which = rest.pop(0) if rest and "=" not in rest[0] else "first"
+    per = per_args(rest)
     data = open(plain, "rb").read()
-    want = Counter(units(view, data))
+    want = Counter(units(view, data, per))
     doc = json.load(open(result, encoding="utf-8", errors="surrogateescape"))
     entry = doc["total"] if which == "total" else doc["inputs"][0]
     got = Counter()
@@ -122,11 +163,17 @@ def main():
         for row in entry["counts"]:
             key = tuple(row["field%d" % n].encode("utf-8", "surrogateescape")
                         for n in ns)
+            if per:
+                key = (row["interval"].encode(), key)
             got[key] += row["count"]
     else:
         for row in entry["counts"]:
-            got[row["token"].encode("utf-8", "surrogateescape")] += \
-                row["count"]
+            key = row["token"].encode("utf-8", "surrogateescape")
+            if per:
+                key = (row["interval"].encode(), key)
+            got[key] += row["count"]
+    if per and entry.get("per") != per.per:
+        bad.append(f"per {entry.get('per')} != {per.per}")
     if got != want:
         missing = want - got
         extra = got - want
@@ -139,7 +186,12 @@ def main():
     if entry["bytes_read"] != len(data):
         bad.append(f"bytes_read {entry['bytes_read']} != {len(data)}")
     counts = [row["count"] for row in entry["counts"]]
-    if counts != sorted(counts, reverse=True):
+    if per:
+        # Interval by interval, in time order, each most frequent first.
+        order = [(row["interval"], -row["count"]) for row in entry["counts"]]
+        if order != sorted(order):
+            bad.append("not interval by interval, most frequent first")
+    elif counts != sorted(counts, reverse=True):
         bad.append("not most frequent first")
     print("; ".join(bad) if bad else "same")
     return 1 if bad else 0

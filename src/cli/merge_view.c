@@ -207,6 +207,24 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->lib.separator = sep < 0 ? -1 : (int)sep;
 		}
 	}
+	if (view && view != GPUHIST_TOKENS_PER && view != VIEW_VALUES) {
+		/* Another view grouped by interval (--per beside it): its
+		 * interval and time field, before the entry's next keys. */
+		const char *end = strstr(first, "\"bytes_read\"");
+		long per, tf, sep;
+
+		if (end)
+			head[end - head] = '\0';
+		per = number_after(first, "\"per\": ");
+		tf = number_after(first, "\"time_field\": ");
+		sep = number_after(first, "\"separator\": ");
+		if (per >= 1) {
+			opts->lib.per = per;
+			opts->lib.time_field = tf < 0 ? 0 : (int)tf;
+			if (sep >= 0 && sep <= 255)
+				opts->lib.separator = (int)sep;
+		}
+	}
 	if (view == VIEW_VALUES) {
 		/* Its precision too, which its buckets were made at. */
 		opts->values = true;

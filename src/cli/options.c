@@ -343,8 +343,9 @@ void gh_options_tokens_defaults(struct gh_options *opts)
 
 	if (!opts->sort_set)
 		opts->sort = per ? GH_SORT_BIN : GH_SORT_COUNT;
+	/* Another view per interval: the table's --top is each interval's. */
 	if (!opts->top && opts->format == GH_FMT_TABLE && !per)
-		opts->top = 20;
+		opts->top = opts->lib.per ? GH_PER_TOP : 20;
 	if (!opts->lib.memory)
 		opts->lib.memory = default_memory();
 }
@@ -625,8 +626,7 @@ static int opt_per(struct parse *p, int code, const char *arg)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(unit, units[i].name)) {
 			p->lib->per = n * units[i].seconds;
-			return set_tokens(p->opts, GPUHIST_TOKENS_PER, "--per",
-					  &p->tokens_opt);
+			return GO_ON;   /* the view: check()'s */
 		}
 	say("invalid interval '%s' for --per (expected second, minute, hour, day, week, or a number with s, m, h, d or w: 5m)",
 	    arg);
@@ -1042,6 +1042,16 @@ static enum gh_parse_result check(struct parse *p)
 	}
 	if ((lib->match || lib->exclude || lib->key) && bad_pattern(lib))
 		return usage_error();
+	/* --per alone counts lines per interval; beside a tokens view or
+	 * --values, it groups that view's by interval. */
+	if (lib->per && opts->values) {
+		say("option --per cannot be combined with --values yet");
+		return usage_error();
+	}
+	if (lib->per && !lib->tokens) {
+		lib->tokens = GPUHIST_TOKENS_PER;
+		p->tokens_opt = "--per";
+	}
 	if (p->tokens_opt) {
 		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
 				  : opts->ignore_case && !lib->match_caseless
@@ -1070,8 +1080,7 @@ static enum gh_parse_result check(struct parse *p)
 		say("option --match-field applies to --match and --exclude only");
 		return usage_error();
 	}
-	if ((lib->time_field || lib->year) &&
-	    lib->tokens != GPUHIST_TOKENS_PER) {
+	if ((lib->time_field || lib->year) && !lib->per) {
 		say("option %s applies to --per only",
 		    lib->time_field ? "--time-field" : "--year");
 		return usage_error();

@@ -21,6 +21,10 @@ enum gh_total_mode { GH_TOTAL_AUTO, GH_TOTAL_ALWAYS, GH_TOTAL_ONLY,
 /* --quantiles: the percentiles --values reports, as given ("99.9") and as
  * fractions (0.999). */
 #define GH_QUANTILES_MAX 32
+
+/* The table's rows an interval of --per beside another view (--top). */
+#define GH_PER_TOP 10
+
 /* --include and --exclude-dir: globs of each at most. */
 #define GH_GLOBS_MAX 32
 struct gh_quantiles {

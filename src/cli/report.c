@@ -304,9 +304,7 @@ static void entry_sep(struct gh_report *rep)
 static void head(struct gh_report *rep)
 {
 	static const char *const values[] = { "low", "high", "count" };
-	static const char *const tokens[] = { "token", "count" };
-	static const char *const intervals[] = { "interval", "count" };
-	const char *cols[2 + GH_COLUMNS_MAX + GPUHIST_FIELDS_MAX] = {
+	const char *cols[3 + GH_COLUMNS_MAX + GPUHIST_FIELDS_MAX] = {
 		"bin", "count" };
 
 	if (rep->headed)
@@ -318,13 +316,9 @@ static void head(struct gh_report *rep)
 		return;
 	if (rep->values)
 		gh_block_head(rep->out, rep->format, values, 3);
-	else if (rep->tokens && rep->opts->lib.n_fields > 1)
+	else if (rep->tokens)
 		gh_block_head(rep->out, rep->format, cols,
 			      gh_report_tokens_columns(rep, cols));
-	else if (rep->tokens && rep->opts->lib.tokens == GPUHIST_TOKENS_PER)
-		gh_block_head(rep->out, rep->format, intervals, 2);
-	else if (rep->tokens)
-		gh_block_head(rep->out, rep->format, tokens, 2);
 	else if (rep->stats)
 		gh_block_head(rep->out, rep->format, gh_stats_columns,
 			      GH_STATS_COLUMNS);

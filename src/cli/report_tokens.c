@@ -141,6 +141,62 @@ static int by_bytes_order(const struct gpuhist_token *a,
 	return by_bytes(a, b);
 }
 
+/* --per beside another view: a token's interval, the bytes before its
+ * first tab (a label never holds one). */
+static size_t group_len(const struct gpuhist_token *t)
+{
+	const unsigned char *tab = t->len ? memchr(t->bytes, '\t', t->len)
+					  : NULL;
+
+	return tab ? (size_t)(tab - t->bytes) : t->len;
+}
+
+static int by_group(const struct gpuhist_token *a,
+		    const struct gpuhist_token *b)
+{
+	struct gpuhist_token x = { a->bytes, group_len(a), 0 };
+	struct gpuhist_token y = { b->bytes, group_len(b), 0 };
+
+	return by_bytes(&x, &y);
+}
+
+/* Interval by interval (in time order: labels sort as their times do),
+ * each interval's tokens most frequent first. */
+static int by_group_count(const struct gpuhist_token *a,
+			  const struct gpuhist_token *b)
+{
+	int c = by_group(a, b);
+
+	return c ? c : by_count(a, b);
+}
+
+/* A row's interval copied into group (whose bytes hold GROUP_MAX: a
+ * label is 20), as a token of its own. */
+#define GROUP_MAX 32
+
+static void keep_group(const struct gpuhist_token *t,
+		       struct gpuhist_token *group)
+{
+	size_t n = group_len(t);
+
+	group->len = n < GROUP_MAX ? n : GROUP_MAX;
+	if (group->len)
+		memcpy((unsigned char *)group->bytes, t->bytes, group->len);
+}
+
+static int by_group_count_q(const void *a, const void *b)
+{
+	return by_group_count(a, b);
+}
+
+/* Whether the tokens are another view's grouped by interval (--per
+ * beside -t, --lines, --field or --key). */
+static bool grouped(const struct gh_report *rep)
+{
+	return rep->opts->lib.per &&
+	       rep->opts->lib.tokens != GPUHIST_TOKENS_PER;
+}
+
 /* The rows of a block: an array in memory, or runs merged from disk. */
 struct rows {
 	const struct gpuhist_token *array;
@@ -334,6 +390,8 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 			t[i] = *keys[i].t;
 		if (rep->sort == GH_SORT_BIN)
 			qsort(t, part->distinct, sizeof(*t), by_bytes);
+		else if (grouped(rep))
+			qsort(t, part->distinct, sizeof(*t), by_group_count_q);
 		ret = gh_token_runs_add(rep->runs, t, part->distinct);
 		if (ret)
 			rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
@@ -355,16 +413,22 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	uint64_t shown = 0;
 	size_t n;
 
+	/* Intervals: every row sorted, --top applied to each interval's as
+	 * they are shown (tokens_next). */
+	size_t top = grouped(rep) ? 0 : (size_t)rep->top;
+
 	*rows = (struct rows){ 0 };
-	*owned = (struct best){ .top = (size_t)rep->top };
-	*has_other = rep->top && (size_t)rep->top < tk->distinct;
+	*owned = (struct best){ .top = top };
+	*has_other = top && top < tk->distinct;
 	*other = 0;
-	if (!tk->token && !rep->top) {
+	if (!tk->token && !top) {
 		/* Every row, more than memory holds: sorted on disk. */
 		gh_token_runs_free(rep->runs);
 		rep->runs = gh_token_runs_new(rep->opts->lib.temporary_directory,
 					      rep->sort == GH_SORT_BIN
-					      ? by_bytes_order : by_count);
+					      ? by_bytes_order
+					      : grouped(rep) ? by_group_count
+					      : by_count);
 		if (!rep->runs) {
 			rows_failed(rep, "out of memory for the rows of the tokens");
 			return -1;
@@ -436,9 +500,39 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	*other = tk->total - shown;
 	if (rep->sort == GH_SORT_BIN)
 		qsort(sorted, n, sizeof(*sorted), by_bytes);
+	else if (grouped(rep))
+		qsort(sorted, n, sizeof(*sorted), by_group_count_q);
 	rows->array = sorted;
 	rows->n = n;
 	return 0;
+}
+
+/* --per beside another view with --top: what the rows past each
+ * interval's top add up to, read through once; 0, or -1 (the rows could
+ * not be read back). */
+static int group_cut(struct gh_report *rep, struct rows *rows,
+		     uint64_t *other, int *has_other)
+{
+	unsigned char label[GROUP_MAX];
+	struct gpuhist_token t, group = { label, 0, 0 };
+	uint64_t rank = 0;
+	int got;
+
+	*other = 0;
+	*has_other = 0;
+	if (rows_start(rows))
+		return -1;
+	while ((got = rows_next(rows, &t)) > 0) {
+		if (!rank || by_group(&t, &group)) {
+			rank = 0;
+			keep_group(&t, &group);
+		}
+		if (++rank > (uint64_t)rep->top) {
+			*other += t.count;
+			*has_other = 1;
+		}
+	}
+	return got;
 }
 
 /* The tokens view's block, for block.c: its rows, then --top's other
@@ -464,9 +558,18 @@ struct tokens_block {
 	long long expect;           /* the next interval's start */
 	bool have_expect, pending;  /* pending: t is yet to be shown */
 	char gap[GH_PER_LABEL + 1];
+	/* --per beside another view: rows interval by interval, --top of
+	 * each (top, 0: all), the rows past it summed (cut) into an other
+	 * row at the interval's end */
+	bool grouped;
+	uint64_t top, rank, cut;
+	unsigned char group_bytes[GROUP_MAX];
+	struct gpuhist_token group;
+	char other_label[GROUP_MAX + 32];
 };
 
-int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
+/* A key's columns, "field1", "field9", into cols; how many. */
+static int key_columns(struct gh_report *rep, const char **cols)
 {
 	const struct gpuhist_options *lib = &rep->opts->lib;
 	int n = lib->n_fields;
@@ -476,8 +579,22 @@ int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
 			 "field%d", lib->fields[i]);
 		cols[i] = rep->key_names[i];
 	}
-	cols[n] = "count";
-	return n + 1;
+	return n;
+}
+
+int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
+{
+	int n = 0;
+
+	if (grouped(rep))
+		cols[n++] = "interval";
+	if (rep->opts->lib.n_fields > 1)
+		n += key_columns(rep, cols + n);
+	else
+		cols[n++] = rep->opts->lib.tokens == GPUHIST_TOKENS_PER
+			    ? "interval" : "token";
+	cols[n++] = "count";
+	return n;
 }
 
 /* A key's row: a cell a field, split at the join byte (no field holds
@@ -558,7 +675,8 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 {
 	long long t;
 
-	if (!per_start(tb->t.bytes, tb->t.len, &t))
+	if (!per_start(tb->t.bytes, tb->grouped ? group_len(&tb->t)
+						: tb->t.len, &t))
 		return 0;
 	/* A gap of more intervals than that is not filled (a stray
 	 * timestamp years away would make millions of rows). */
@@ -571,11 +689,160 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 		row->unscaled = false;
 		row->cell[0] = row->label;
 		row->cell[1] = gh_cell_u64("count", 0);
+		if (tb->grouped) {
+			/* An interval without tokens: its columns empty. */
+			int n = tb->n_key ? tb->n_key : 1;
+
+			for (int i = 0; i < n; i++)
+				row->cell[1 + i] = gh_cell_str(
+					tb->n_key ? tb->names[i] : "token", "");
+			row->cell[1 + n] = gh_cell_u64("count", 0);
+			row->n_cells = n + 2;
+		}
 		return 1;
 	}
 	tb->expect = t + tb->per;
 	tb->have_expect = true;
 	return 0;
+}
+
+/* Room for the table's label of len bytes; false when out of memory. */
+static bool label_room(struct tokens_block *tb, size_t len)
+{
+	if (len > tb->label_cap) {
+		unsigned char *l = realloc(tb->label, len);
+
+		if (!l)
+			return false;
+		tb->label = l;
+		tb->label_cap = len;
+	}
+	return true;
+}
+
+/* --per beside another view: the row of tb->t, its interval, then its
+ * token or key's fields; 1, or -1 when out of memory for the label. */
+static int grouped_row(struct tokens_block *tb, enum gh_rows_of which,
+		       struct gh_row *row)
+{
+	const struct gpuhist_options *lib = &tb->rep->opts->lib;
+	unsigned char join = lib->separator < 0 ? '\t'
+			     : (unsigned char)lib->separator;
+	size_t glen = group_len(&tb->t);
+	const unsigned char *p = tb->t.bytes + glen, *end = tb->t.bytes +
+							 tb->t.len;
+	int n = tb->n_key ? tb->n_key : 1;
+	bool not_json;
+
+	if (p < end)
+		p++;                    /* the tab after the interval */
+	not_json = tb->not_json && end - p == 1 && *p == 0xff;
+	row->cell[0] = (struct gh_cell){ .kind = GH_CELL_BYTES,
+					 .key = "interval",
+					 .bytes = tb->t.bytes, .len = glen };
+	for (int i = 0; i < n; i++) {
+		const unsigned char *at = i < n - 1
+			? memchr(p, join, (size_t)(end - p)) : NULL;
+		const unsigned char *to = at ? at : end;
+
+		row->cell[1 + i] = (struct gh_cell){
+			.kind = GH_CELL_BYTES,
+			.key = tb->n_key ? tb->names[i] : "token",
+			.bytes = p, .len = (size_t)(to - p) };
+		p = at ? at + 1 : end;
+	}
+	row->cell[1 + n] = gh_cell_u64("count", tb->t.count);
+	row->n_cells = n + 2;
+	row->count = tb->t.count;
+	row->unscaled = false;
+	/* The table's label: the interval, a space, the token (the tabs
+	 * that join a key shown as spaces). */
+	if (which != GH_ROWS_TABLE)
+		return 1;
+	if (not_json || (!tb->n_key && row->cell[1].len == 0)) {
+		/* The table's words for a line not JSON, and an empty
+		 * token (as the view's own table shows them). */
+		snprintf(tb->other_label, sizeof(tb->other_label), "%.*s %s",
+			 (int)(glen < GROUP_MAX ? glen : GROUP_MAX),
+			 (const char *)tb->t.bytes,
+			 not_json ? "(not JSON)" : "\"\"");
+		row->label = gh_cell_str("token", tb->other_label);
+		return 1;
+	}
+	if (!label_room(tb, tb->t.len))
+		return -1;
+	for (size_t i = 0; i < tb->t.len; i++)
+		tb->label[i] = tb->t.bytes[i] == '\t' ? ' ' : tb->t.bytes[i];
+	row->label = (struct gh_cell){ .kind = GH_CELL_BYTES, .key = "token",
+				       .bytes = tb->label,
+				       .len = tb->t.len };
+	return 1;
+}
+
+/* The other row of the interval in tb->group: what its rows past --top
+ * add up to. */
+static int group_other_row(struct tokens_block *tb, struct gh_row *row)
+{
+	int n = tb->n_key ? tb->n_key : 1;
+
+	snprintf(tb->other_label, sizeof(tb->other_label), "%.*s %s",
+		 (int)tb->group.len, (const char *)tb->group.bytes, GH_OTHER);
+	row->label = gh_cell_str("token", tb->other_label);
+	row->count = tb->cut;
+	row->unscaled = true;
+	row->cell[0] = (struct gh_cell){ .kind = GH_CELL_BYTES,
+					 .key = "interval",
+					 .bytes = tb->group.bytes,
+					 .len = tb->group.len };
+	for (int i = 0; i < n; i++)
+		row->cell[1 + i] = gh_cell_str(tb->n_key ? tb->names[i]
+							 : "token",
+					       i ? "" : GH_OTHER);
+	row->cell[1 + n] = gh_cell_u64("count", tb->cut);
+	row->n_cells = n + 2;
+	tb->cut = 0;
+	return 1;
+}
+
+/* --per beside another view: the next row, interval by interval, each
+ * interval's past --top summed into its other row (not json's: its
+ * "other" figure sums them all), the intervals without tokens between
+ * shown (but in json). */
+static int grouped_next(struct tokens_block *tb, enum gh_rows_of which,
+			struct gh_row *row)
+{
+	for (;;) {
+		int got = tb->ended ? 0 : tb->pending ? 1
+			  : rows_next(tb->rows, &tb->t);
+
+		if (got < 0)
+			return -1;
+		tb->pending = false;
+		row->hidden = row->unscaled = false;
+		if (!got) {
+			tb->ended = true;
+			if (tb->cut && which != GH_ROWS_JSON)
+				return group_other_row(tb, row);
+			return 0;
+		}
+		if (!tb->rank || by_group(&tb->t, &tb->group)) {
+			tb->pending = true;     /* tb->t comes after these */
+			if (tb->cut && which != GH_ROWS_JSON)
+				return group_other_row(tb, row);
+			tb->cut = 0;
+			if (which != GH_ROWS_JSON && gap_row(tb, row))
+				return 1;
+			tb->pending = false;
+			keep_group(&tb->t, &tb->group);
+			tb->rank = 0;
+		}
+		if (tb->top && tb->rank >= tb->top) {
+			tb->cut += tb->t.count;
+			continue;
+		}
+		tb->rank++;
+		return grouped_row(tb, which, row);
+	}
 }
 
 static int tokens_start(void *ctx, enum gh_rows_of which)
@@ -584,6 +851,7 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 
 	tb->ended = tb->other_done = false;
 	tb->have_expect = tb->pending = false;
+	tb->rank = tb->cut = 0;
 	(void)which;
 	if (!rows_start(tb->rows))
 		return 0;
@@ -594,6 +862,10 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
 	struct tokens_block *tb = ctx;
+
+	if (tb->grouped)
+		return grouped_next(tb, which, row);
+
 	int got = tb->ended ? 0 : tb->pending ? 1
 		  : rows_next(tb->rows, &tb->t);
 
@@ -705,6 +977,24 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 					gh_cell_u64(NULL,
 						    (uint64_t)lib->separator));
 	}
+	if (grouped(rep)) {
+		/* The label column: the interval, then the token. */
+		snprintf(rep->per_title, sizeof(rep->per_title), "%-*s %s",
+			 GH_PER_LABEL, "interval", b->title);
+		b->title = rep->per_title;
+		b->label_max = GH_PER_LABEL + 1 + LABEL_MAX;
+		gh_block_figure(b, NULL, "per",
+				gh_cell_u64(NULL, (uint64_t)lib->per));
+		if (lib->time_field)
+			gh_block_figure(b, NULL, "time_field",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->time_field));
+		if (lib->separator >= 0 &&
+		    lib->tokens != GPUHIST_TOKENS_FIELD)
+			gh_block_figure(b, NULL, "separator",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->separator));
+	}
 	gh_block_figure(b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
 	gh_block_figure(b, NULL, "tokens", gh_cell_u64(NULL, tokens));
 	gh_block_figure(b, NULL, "distinct", gh_cell_u64(NULL, distinct));
@@ -749,18 +1039,23 @@ static int print_block(struct gh_report *rep, const char *name,
 					       GPUHIST_TOKENS_KEY,
 				   .n_key = rep->opts->lib.n_fields > 1
 					    ? rep->opts->lib.n_fields : 0,
-				   .per = rep->opts->lib.tokens ==
-					  GPUHIST_TOKENS_PER &&
-					  rep->sort == GH_SORT_BIN &&
-					  !rep->opts->top
-					  ? rep->opts->lib.per : 0 };
+				   .per = grouped(rep) ||
+					  (rep->opts->lib.tokens ==
+					   GPUHIST_TOKENS_PER &&
+					   rep->sort == GH_SORT_BIN &&
+					   !rep->opts->top)
+					  ? rep->opts->lib.per : 0,
+				   .grouped = grouped(rep),
+				   .top = grouped(rep) ? (uint64_t)rep->top
+						       : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
 			      .ops = &tokens_rows, .ctx = &tb };
 	FILE *copy = NULL;
 	int ret;
 
+	tb.group.bytes = tb.group_bytes;
 	if (tb.n_key)
-		gh_report_tokens_columns(rep, tb.names);
+		key_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
 		       has_other);
 	/* json's rows were started before the copy (gh_report_tokens). */
@@ -820,6 +1115,16 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 
 	rep->block_error[0] = '\0';
 	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
+
+	if (!bad && grouped(rep) && rep->top &&
+	    group_cut(rep, &rows, &other, &has_other)) {
+		rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
+		if (owned.top)
+			free_best(&owned);
+		else
+			free(owned.t);
+		bad = -1;
+	}
 
 	/* json: rows that cannot be read back are known before anything of
 	 * the entry is written, or the copy for the total made. */

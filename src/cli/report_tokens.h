@@ -8,8 +8,10 @@
 #include "gpuhist.h"
 #include "report.h"
 
-/* The columns of a key of several fields, "field1", "field9", then
- * "count", into cols (GPUHIST_FIELDS_MAX + 1); how many. */
+/* The rows' columns after the input: "token" (or a key of several
+ * fields' "field1", "field9"; the per view's "interval"), after
+ * "interval" where --per groups another view, then "count", into cols
+ * (GPUHIST_FIELDS_MAX + 2); how many. */
 int gh_report_tokens_columns(struct gh_report *rep, const char **cols);
 
 /* One block of an input (or the total) in rep's format; 0, or -1 when its

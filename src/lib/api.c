@@ -130,8 +130,13 @@ static const char *invalid_per(const struct gpuhist_options *opts)
 
 	if (per && opts->per < 1)
 		return "per out of range (seconds, from 1)";
-	if (!per && (opts->per || opts->time_field || opts->year))
-		return "per, time_field or year set without the per view";
+	if (opts->per < 0)
+		return "per out of range (0, or seconds from 1)";
+	/* Beside another tokens view, per groups its units by interval. */
+	if (!opts->per && (opts->time_field || opts->year))
+		return "time_field or year set without per";
+	if (opts->per && opts->tokens == GPUHIST_TOKENS_NONE)
+		return "per set without a tokens view";
 	if (opts->per > (long long)1 << 40)
 		return "per out of range (at most 2^40 seconds)";
 	if (opts->time_field < 0)

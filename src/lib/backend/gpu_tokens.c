@@ -147,8 +147,8 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 		gb->tok_why = "a key of JSON lines";
 		return -1;
 	}
-	if (opts->tokens == GPUHIST_TOKENS_PER) {
-		gb->tok_why = "lines per interval of time";
+	if (opts->per) {
+		gb->tok_why = "counts per interval of time";
 		return -1;
 	}
 	if (chunk > TOK_CHUNK_MAX) {

@@ -9,7 +9,9 @@
  *   - name, view, bytes_read, tokens, distinct and counts are there, each
  *     once, and view (with field and separator) is the merging command's;
  *   - counts holds {"token": ..., "count": ...} objects, as many as
- *     distinct, whose counts add up to tokens;
+ *     distinct, whose counts add up to tokens; where per groups another
+ *     view by interval, each has an "interval" too, and the token merged
+ *     is the interval, a tab and the token (as the library counts it);
  *   - no "other": a result cut by --top lacks tokens, and cannot be added
  *     up exactly; no "error" (a failed input), no top-level "error";
  *   - the total's bytes_read and tokens are the inputs' added up, and so
@@ -68,7 +70,9 @@ struct entry {
 	size_t token_cap, token_len;
 	uint64_t count;
 	unsigned row_seen;          /* 1 token, 2 count; a key's field i:
-				     * 4 << i */
+				     * 4 << i; ROW_INTERVAL */
+	unsigned char *interval;    /* per beside a view: the row's */
+	size_t interval_cap, interval_len;
 	unsigned char *part[GPUHIST_FIELDS_MAX];        /* a key's fields */
 	size_t part_cap[GPUHIST_FIELDS_MAX], part_len[GPUHIST_FIELDS_MAX];
 };
@@ -79,12 +83,22 @@ struct doc {
 	struct entry e;
 	unsigned char *token;       /* the rows' buffer, kept between them */
 	size_t token_cap;
+	unsigned char *interval;    /* ... the rows' intervals' */
+	size_t interval_cap;
 	unsigned char *part[GPUHIST_FIELDS_MAX];        /* ... a key's */
 	size_t part_cap[GPUHIST_FIELDS_MAX];
 	uint64_t inputs_bytes, inputs_tokens, inputs_fingerprint;
 	uint64_t total_bytes, total_tokens, total_fingerprint, total_distinct;
 	gpuhist_token_sum *sum;
 };
+
+#define ROW_INTERVAL (1u << 20)
+
+/* Whether per groups another view's tokens by interval. */
+static bool grouped(const struct gpuhist_options *o)
+{
+	return o->per && o->tokens != GPUHIST_TOKENS_PER;
+}
 
 /* A token's hash for the fingerprint (FNV-1a, then a 64-bit finalizer
  * so that every byte moves every bit). */
@@ -155,6 +169,33 @@ static int join_parts(struct gh_json *r, struct entry *e)
 	return 0;
 }
 
+/* The row's interval, a tab, then its token, in e->token; 0, or -1
+ * (refused). */
+static int with_interval(struct gh_json *r, struct entry *e)
+{
+	size_t n = e->interval_len, len = n + 1 + e->token_len;
+
+	if (!n || memchr(e->interval, '\t', n))
+		return gh_json_refuse(r, "%s: counts[%llu]: the interval is empty or holds a tab",
+				      e->where, (unsigned long long)e->rows);
+	if (len > e->token_cap) {
+		unsigned char *t = realloc(e->token, len);
+
+		if (!t) {
+			r->ours = 1;
+			return gh_json_refuse(r, "out of memory");
+		}
+		e->token = t;
+		e->token_cap = len;
+	}
+	if (e->token_len)
+		memmove(e->token + n + 1, e->token, e->token_len);
+	memcpy(e->token, e->interval, n);
+	e->token[n] = '\t';
+	e->token_len = len;
+	return 0;
+}
+
 static int row_member(struct gh_json *r, int depth, const char *key,
 		      void *ctx)
 {
@@ -175,6 +216,18 @@ static int row_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_bytes(r, &e->part[part],
 					  &e->part_cap[part],
 					  &e->part_len[part]);
+	}
+	if (!strcmp(key, "interval") && grouped(e->opts)) {
+		if (e->row_seen & ROW_INTERVAL)
+			return gh_json_refuse(r, "%s: counts[%llu]: \"interval\" is there twice",
+					      e->where, (unsigned long long)e->rows);
+		e->row_seen |= ROW_INTERVAL;
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) != '"')
+			return gh_json_refuse(r, "%s: counts[%llu]: interval is not a string",
+					      e->where, (unsigned long long)e->rows);
+		return gh_json_read_bytes(r, &e->interval, &e->interval_cap,
+					  &e->interval_len);
 	}
 	if (!strcmp(key, "token")) {
 		if (e->row_seen & 1)
@@ -211,6 +264,13 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	e->row_seen = 0;
 	if (gh_json_read_object(r, depth, row_member, e))
 		return -1;
+	if (grouped(e->opts)) {
+		if (!(e->row_seen & ROW_INTERVAL))
+			return gh_json_refuse(r, "%s: counts[%llu] has no \"interval\"",
+					      e->where,
+					      (unsigned long long)e->rows);
+		e->row_seen &= ~ROW_INTERVAL;
+	}
 	if (e->opts->n_fields > 1) {
 		unsigned all = ((4u << e->opts->n_fields) - 4) | 2;
 
@@ -235,6 +295,8 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 				      e->where, (unsigned long long)e->rows,
 				      e->row_seen & 1 ? "count" : "token");
 	}
+	if (grouped(e->opts) && with_interval(r, e))
+		return -1;
 	if (!e->count)
 		return gh_json_refuse(r, "%s: counts[%llu] is 0 (gpuhist lists only the tokens it saw)",
 				      e->where, (unsigned long long)e->rows);
@@ -348,14 +410,25 @@ static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 					 : (e->seen & KEY_SEPARATOR) &&
 					   e->separator ==
 					   (uint64_t)o->separator);
-	if (e->seen & (KEY_PER | KEY_TIME_FIELD))
+	if (grouped(o)) {
+		if (!(e->seen & KEY_PER) || e->per != (uint64_t)o->per ||
+		    e->time_field != (uint64_t)o->time_field)
+			return false;
+	} else if (e->seen & (KEY_PER | KEY_TIME_FIELD)) {
 		return false;
+	}
+	/* A separator beside a view of no field splits the time field. */
+	bool sep_ok = o->separator < 0 ? !(e->seen & KEY_SEPARATOR)
+		      : (e->seen & KEY_SEPARATOR) &&
+			e->separator == (uint64_t)o->separator;
+
 	if (o->tokens == GPUHIST_TOKENS_KEY)
 		return (e->seen & KEY_KEY) && !strcmp(e->key, o->key) &&
-		       !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS));
+		       !(e->seen & (KEY_FIELD | KEY_FIELDS)) &&
+		       (grouped(o) ? sep_ok : !(e->seen & KEY_SEPARATOR));
 	if (o->tokens != GPUHIST_TOKENS_FIELD)
-		return !(e->seen & (KEY_FIELD | KEY_SEPARATOR | KEY_FIELDS |
-				    KEY_KEY));
+		return !(e->seen & (KEY_FIELD | KEY_FIELDS | KEY_KEY)) &&
+		       (grouped(o) ? sep_ok : !(e->seen & KEY_SEPARATOR));
 	if (o->n_fields > 1) {
 		if (!(e->seen & KEY_FIELDS) || (e->seen & KEY_FIELD) ||
 		    e->n_fields != o->n_fields)
@@ -386,6 +459,8 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	memcpy(e->part_cap, d->part_cap, sizeof(e->part_cap));
 	e->token = d->token;
 	e->token_cap = d->token_cap;
+	e->interval = d->interval;
+	e->interval_cap = d->interval_cap;
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) != '{')
 		return gh_json_refuse(r, "%s is not an object", e->where);
@@ -393,6 +468,8 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 
 	d->token = e->token;            /* grown, maybe */
 	d->token_cap = e->token_cap;
+	d->interval = e->interval;
+	d->interval_cap = e->interval_cap;
 	memcpy(d->part, e->part, sizeof(d->part));
 	memcpy(d->part_cap, e->part_cap, sizeof(d->part_cap));
 	if (ret)
@@ -416,9 +493,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		return gh_json_refuse(r, "%s: its rows were cut by --top (\"other\"): not every token is there to add up",
 				      e->where);
 	if (!same_view(e, d->opts)) {
-		char view[64], ours[64];
+		char view[96], ours[96];
 
-		if (e->seen & KEY_PER)
+		if ((e->seen & KEY_PER) && !strcmp(e->view, "per"))
 			snprintf(view, sizeof(view), "per %llu s%s",
 				 (unsigned long long)e->per,
 				 e->time_field ? ", time field" : "");
@@ -460,6 +537,17 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		else
 			snprintf(ours, sizeof(ours), "field %d",
 				 d->opts->field);
+		/* Another view grouped by interval: its interval too. */
+		if ((e->seen & KEY_PER) && strcmp(e->view, "per"))
+			snprintf(view + strlen(view),
+				 sizeof(view) - strlen(view),
+				 " per %llu s%s", (unsigned long long)e->per,
+				 e->time_field ? " (time field)" : "");
+		if (grouped(d->opts))
+			snprintf(ours + strlen(ours),
+				 sizeof(ours) - strlen(ours), " per %lld s%s",
+				 d->opts->per, d->opts->time_field
+				 ? " (time field)" : "");
 		return gh_json_refuse(r, "%s: tokens of the view %s, but this merge's is %s (results of different views do not add up)",
 				      e->where, view, ours);
 	}
@@ -544,6 +632,7 @@ int gh_merge_tokens_read(const char *name, const struct gpuhist_options *opts,
 	if (!ret)
 		m->totals[0] = d->total_bytes;
 	free(d->token);
+	free(d->interval);
 	for (int i = 0; i < GPUHIST_FIELDS_MAX; i++)
 		free(d->part[i]);
 	free(d);

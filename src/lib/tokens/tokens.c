@@ -7,7 +7,9 @@
  * bytes that are not space or tab, leading ones skipped, as awk's default;
  * or, with a separator byte, what lies between separators, as cut -d and
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
- * does).
+ * does).  With the per option beside another view, each unit is grouped
+ * by its line's interval: "2026-11-27T10:00:00Z\tunit" (a label never
+ * holds a tab); words are then cut line by line.
  *
  * The counts are counts.c's (held in memory up to the memory option,
  * spilled past it).  Chunks are cut in batches: the units are found
@@ -49,7 +51,9 @@ struct gh_tokens {
 	int separator;                  /* its byte, or -1: runs of blanks */
 	struct gh_key key;              /* several fields (key.n), or none */
 	struct gh_json_path *json;      /* GPUHIST_TOKENS_KEY: its path */
-	bool per;                       /* GPUHIST_TOKENS_PER */
+	bool per;                       /* the per option: by interval */
+	bool grouped;                   /* ... another view's units, each
+					 * after its line's label and a tab */
 	struct gh_time_rule time;       /* ... how a line's time is read */
 	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
@@ -119,62 +123,102 @@ static void key_room_free(struct key_room *r)
 	r->last_label = NULL;
 }
 
-/* The unit of a key (of several fields, of JSON with json, a reader of
- * t's path, or a line's interval of time) of line [p, p + len), written
- * in room; false when out of memory. */
+/* The label of line [p, p + len)'s interval and a tab after it, in
+ * *label (GH_TIME_LABEL + 1 bytes, or those of GROUP_NONE), written in
+ * room where it is not the last line's; false when out of memory. */
+#define GROUP_NONE GH_TIME_NONE "\t"
+
+static bool line_label(const struct gh_tokens *t, const unsigned char *p,
+		       uint64_t len, struct key_room *room,
+		       const unsigned char **label, uint64_t *label_len)
+{
+	int64_t when, start;
+
+	if (!gh_time_of_line(&t->time, p, len, &when))
+		goto no_time;
+	start = gh_time_start(&t->time, when);
+	if (!room->last_label || start != room->last_start) {
+		if (!key_room_take(room, GH_TIME_LABEL + 1))
+			return false;
+		if (!gh_time_label(start, room->at))
+			goto no_time;
+		room->at[GH_TIME_LABEL] = '\t';
+		room->last_label = room->at;
+		room->last_start = start;
+		room->at += GH_TIME_LABEL + 1;
+		room->left -= GH_TIME_LABEL + 1;
+	}
+	*label = room->last_label;
+	*label_len = GH_TIME_LABEL + 1;
+	return true;
+no_time:
+	*label = (const unsigned char *)GROUP_NONE;
+	*label_len = sizeof(GROUP_NONE) - 1;
+	return true;
+}
+
+/* The unit of len bytes at p after prefix (a line's label and tab),
+ * written in room; false when out of memory. */
+static bool prefixed_unit(struct key_room *room, const unsigned char *prefix,
+			  uint64_t prefix_len, const unsigned char *p,
+			  uint64_t len, struct gh_unit *u)
+{
+	if (!prefix_len && !len) {
+		*u = (struct gh_unit){ (const unsigned char *)"", 0, 0, 1 };
+		return true;
+	}
+	if (!key_room_take(room, prefix_len + len))
+		return false;
+	memcpy(room->at, prefix, prefix_len);
+	if (len)
+		memcpy(room->at + prefix_len, p, len);
+	u->p = room->at;
+	u->len = prefix_len + len;
+	u->n = 1;
+	room->at += u->len;
+	room->left -= u->len;
+	return true;
+}
+
+/* The unit of a key (of several fields, or of JSON with json, a reader of
+ * t's path) of line [p, p + len) after prefix (prefix_len bytes: a line's
+ * label and tab, or none), or of the per view a line's interval label;
+ * written in room; false when out of memory. */
 static bool key_unit(const struct gh_tokens *t, struct gh_json_reader *json,
 		     const unsigned char *p, uint64_t len,
+		     const unsigned char *prefix, uint64_t prefix_len,
 		     struct key_room *room, struct gh_unit *u)
 {
 	const unsigned char *value;
 	size_t n;
 
 	u->n = 1;
-	if (t->per) {
-		int64_t when, start;
-
-		if (!gh_time_of_line(&t->time, p, len, &when))
-			goto no_time;
-		start = gh_time_start(&t->time, when);
-		u->len = GH_TIME_LABEL;
-		if (room->last_label && start == room->last_start) {
-			u->p = room->last_label;
-			return true;
-		}
-		if (!key_room_take(room, GH_TIME_LABEL))
+	if (t->per && !t->grouped) {
+		if (!line_label(t, p, len, room, &u->p, &u->len))
 			return false;
-		if (!gh_time_label(start, room->at))
-			goto no_time;
-		n = GH_TIME_LABEL;
-		room->last_label = room->at;
-		room->last_start = start;
-	} else if (json) {
+		u->len--;               /* without its tab */
+		return true;
+	}
+	if (json) {
 		if (gh_json_value(json, p, len, &value, &n))
 			return false;
-	} else {
-		n = gh_key_length(&t->key, p, p + len);
+		return prefixed_unit(room, prefix, prefix_len, value, n, u);
 	}
-	if (!n) {
+	n = gh_key_length(&t->key, p, p + len);
+	if (!n && !prefix_len) {
 		u->p = (const unsigned char *)"";
 		u->len = 0;
 		return true;
 	}
-	if (!key_room_take(room, n))
+	if (!key_room_take(room, prefix_len + n))
 		return false;
-	if (t->per)
-		;                       /* written above */
-	else if (json)
-		memcpy(room->at, value, n);
-	else
-		gh_line_key(&t->key, p, p + len, room->at);
+	if (prefix_len)
+		memcpy(room->at, prefix, prefix_len);
+	gh_line_key(&t->key, p, p + len, room->at + prefix_len);
 	u->p = room->at;
-	u->len = n;
-	room->at += n;
-	room->left -= n;
-	return true;
-no_time:
-	u->p = (const unsigned char *)GH_TIME_NONE;
-	u->len = sizeof(GH_TIME_NONE) - 1;
+	u->len = prefix_len + n;
+	room->at += u->len;
+	room->left -= u->len;
 	return true;
 }
 
@@ -198,6 +242,61 @@ static void line_unit(const struct gh_tokens *t, const unsigned char *p,
 	u->len = 0;                     /* no such field: "" */
 }
 
+/* Where a line's units go: a chunk's local table, or the counts. */
+struct unit_sink {
+	struct gh_local *local;
+	struct gh_counts *counts;
+};
+
+static int sink_add(struct unit_sink *s, struct gh_unit *u)
+{
+	return s->local ? gh_local_add(s->local, u->p, u->len)
+			: gh_counts_add(s->counts, u, 1);
+}
+
+/* Counts the units of line [p, p + len) grouped by its interval (the per
+ * option beside another view); 0, or -1 when out of memory. */
+static int grouped_line(const struct gh_tokens *t, struct gh_json_reader *json,
+			const unsigned char *p, uint64_t len,
+			struct key_room *room, struct unit_sink *sink)
+{
+	const unsigned char *label, *end = p + len;
+	uint64_t label_len;
+	struct gh_unit u;
+
+	if (!line_label(t, p, len, room, &label, &label_len))
+		return -1;
+	if (t->view == GPUHIST_TOKENS_WORDS) {
+		while (p < end) {
+			while (p < end && is_word_sep(*p))
+				p++;
+			const unsigned char *from = p;
+
+			while (p < end && !is_word_sep(*p))
+				p++;
+			if (p == from)
+				break;
+			if (!prefixed_unit(room, label, label_len, from,
+					   (uint64_t)(p - from), &u) ||
+			    sink_add(sink, &u))
+				return -1;
+		}
+		return 0;
+	}
+	if (t->key.n || json) {
+		if (!key_unit(t, json, p, len, label, label_len, room, &u))
+			return -1;
+	} else {
+		struct gh_unit plain;
+
+		line_unit(t, p, len, &plain);
+		if (!prefixed_unit(room, label, label_len, plain.p, plain.len,
+				   &u))
+			return -1;
+	}
+	return sink_add(sink, &u);
+}
+
 /* Counts the units wholly inside [p, end), which begins just after a
  * boundary and ends with one: added up in a local table first. */
 static int count_inside(struct gh_tokens *t, const unsigned char *p,
@@ -208,7 +307,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 
 	if (gh_local_begin(&l, t->counts, (uint64_t)(end - p)))
 		return -1;
-	if (t->view == GPUHIST_TOKENS_WORDS) {
+	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		while (p < end && !ret) {
 			while (p < end && is_word_sep(*p))
 				p++;
@@ -231,11 +330,18 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 			struct gh_unit u;
 
-			if (!key_unit(t, json, p, (uint64_t)(nl - p), &room,
-				      &u))
+			if (t->grouped) {
+				struct unit_sink sink = { &l, NULL };
+
+				ret = grouped_line(t, json, p,
+						   (uint64_t)(nl - p), &room,
+						   &sink);
+			} else if (!key_unit(t, json, p, (uint64_t)(nl - p),
+					     NULL, 0, &room, &u)) {
 				ret = -1;
-			else
+			} else {
 				ret = gh_local_add(&l, u.p, u.len);
+			}
 			p = nl + 1;
 		}
 		/* The local table points into the room until its end. */
@@ -261,7 +367,8 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 
 static bool is_boundary(const struct gh_tokens *t, unsigned char c)
 {
-	return t->view == GPUHIST_TOKENS_WORDS ? is_word_sep(c) : c == '\n';
+	return t->view == GPUHIST_TOKENS_WORDS && !t->per ? is_word_sep(c)
+							 : c == '\n';
 }
 
 static unsigned char *copy_of(const unsigned char *p, uint64_t len)
@@ -291,7 +398,7 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 
 	if (!p)
 		p = (const unsigned char *)"";  /* nothing was joined */
-	if (t->view == GPUHIST_TOKENS_WORDS) {
+	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		if (!len)
 			return 0;
 		u = (struct gh_unit){ p, len, 0, 1 };
@@ -304,8 +411,15 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 				? gh_json_reader_new(t->json) : NULL;
 			int ret = -1;
 
-			if ((!t->json || json) &&
-			    key_unit(t, json, p, len, &room, &u))
+			struct unit_sink sink = { NULL, t->counts };
+
+			if (t->json && !json)
+				;
+			else if (t->grouped)
+				ret = grouped_line(t, json, p, len, &room,
+						   &sink);
+			else if (key_unit(t, json, p, len, NULL, 0, &room,
+					  &u))
 				ret = gh_counts_add(t->counts, &u, 1);
 			key_room_free(&room);
 			gh_json_reader_free(json);
@@ -467,7 +581,7 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 	/* Words: the inside starts at the first separator; lines, after the
 	 * first newline. */
 	if (first < len) {
-		*from = first + (t->view != GPUHIST_TOKENS_WORDS);
+		*from = first + (t->view != GPUHIST_TOKENS_WORDS || t->per);
 		*to = last;
 	}
 	return keep_ends(t, p, len, offset, first, last);
@@ -544,11 +658,12 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 		memcpy(t->key.field, opts->fields, sizeof(t->key.field));
 		t->key.separator = opts->separator;
 	}
-	if (opts->tokens == GPUHIST_TOKENS_PER) {
+	if (opts->per) {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		t->per = true;
+		t->grouped = opts->tokens != GPUHIST_TOKENS_PER;
 		t->time = (struct gh_time_rule){
 			opts->per, opts->time_field, opts->separator,
 			opts->year ? opts->year
