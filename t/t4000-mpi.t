@@ -10,7 +10,7 @@
 "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' ||
 	skip_all "gpuhist built without MPI (./configure --with-mpi)"
 need_cmd mpirun
-plan 44
+plan 45
 
 # Open MPI will not run as root without being told it may (CI runs as root).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -277,6 +277,10 @@ fi
 one --per=minute -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
 mpi 3 --per=minute -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
 same_file "--per=minute under mpirun: one process's rows" \
+	"$TMP/mpi.out" "$TMP/one.out"
+one --per=minute --field=1,9 --top=3 -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
+mpi 3 --per=minute --field=1,9 --top=3 -f tsv --backend=cpu "$TMP/access.log" "$TMP/big.log"
+same_file "--per=minute --field=1,9 --top=3 under mpirun: one process's rows" \
 	"$TMP/mpi.out" "$TMP/one.out"
 
 # A backend no rank can use: exit 1 on every rank, no report.
