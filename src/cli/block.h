@@ -58,7 +58,9 @@ struct gh_cell {
 /* Which rows a writer asks a view for. */
 enum gh_rows_of { GH_ROWS_TABLE, GH_ROWS_MACHINE, GH_ROWS_JSON };
 
-#define GH_ROW_CELLS (GPUHIST_FIELDS_MAX + 2)
+/* A key's fields, an interval and a count; or --values per interval's
+ * (report_values_per.h) */
+#define GH_ROW_CELLS 48
 
 struct gh_row {
 	/* The table's */

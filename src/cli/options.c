@@ -71,7 +71,8 @@ void gh_options_help(void)
 "                         its first timestamp ([27/Nov/2026:10:00:00 +0000],\n"
 "                         2026-11-27T10:00:00Z, or syslog's Nov 27 10:00:00);\n"
 "                         beside -t, --lines, --field or --key: their\n"
-"                         tokens per interval (--top: each interval's)\n"
+"                         tokens per interval (--top: each interval's);\n"
+"                         beside --values: each interval's figures\n"
 "      --time-field=N     --per: the time is the Nth field (as --field; -F),\n"
 "                         which may also be epoch seconds or milliseconds\n"
 "      --year=Y           --per: syslog's year (default: this year)\n"
@@ -1046,8 +1047,8 @@ static enum gh_parse_result check(struct parse *p)
 		return usage_error();
 	/* --per alone counts lines per interval; beside a tokens view or
 	 * --values, it groups that view's by interval. */
-	if (lib->per && opts->values) {
-		say("option --per cannot be combined with --values yet");
+	if (lib->per && opts->values && opts->merge) {
+		say("options --per and --values cannot be combined with --merge yet");
 		return usage_error();
 	}
 	if (lib->per && !lib->tokens) {

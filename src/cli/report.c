@@ -23,6 +23,7 @@
 #include "report_chars.h"
 #include "report_tokens.h"
 #include "report_values.h"
+#include "report_values_per.h"
 #include "stats.h"
 
 double gh_entropy(const uint64_t totals[256])
@@ -237,8 +238,12 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->top = opts->top;
 	rep->opts = opts;
 	rep->chars = opts->chars;
-	rep->values = opts->values;
+	/* --values per interval: rows of the tokens, read as numbers. */
+	rep->values_per = opts->values && opts->lib.per;
+	rep->values = opts->values && !rep->values_per;
 	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
+	if (rep->values_per)
+		rep->top = 0;
 	rep->replay_wanted = rep->tokens && rep->format == GH_FMT_JSON &&
 			     !rep->several;
 	gpuhist_chars_init(&rep->total_chars);
@@ -304,8 +309,7 @@ static void entry_sep(struct gh_report *rep)
 static void head(struct gh_report *rep)
 {
 	static const char *const values[] = { "low", "high", "count" };
-	const char *cols[3 + GH_COLUMNS_MAX + GPUHIST_FIELDS_MAX] = {
-		"bin", "count" };
+	const char *cols[GH_ROW_CELLS + GH_COLUMNS_MAX] = { "bin", "count" };
 
 	if (rep->headed)
 		return;
@@ -316,6 +320,9 @@ static void head(struct gh_report *rep)
 		return;
 	if (rep->values)
 		gh_block_head(rep->out, rep->format, values, 3);
+	else if (rep->values_per)
+		gh_block_head(rep->out, rep->format, cols,
+			      gh_values_per_columns(rep->opts, cols));
 	else if (rep->tokens)
 		gh_block_head(rep->out, rep->format, cols,
 			      gh_report_tokens_columns(rep, cols));

@@ -33,8 +33,12 @@ struct gh_report {
 	char key_names[GPUHIST_FIELDS_MAX][24];  /* --field=1,9: its
 				     * columns, "field1", "field9" */
 	char fields_json[16 * GPUHIST_FIELDS_MAX];     /* "[1, 9]" */
-	char per_title[96];         /* --per beside a view: the table's
-				     * "interval  token" */
+	char per_title[64 + 12 * GH_QUANTILES_MAX];     /* --per beside a
+				     * view: the table's "interval  token" */
+	bool values_per;            /* --values per interval: the tokens'
+				     * rows (a field's, grouped by
+				     * interval) read as numbers an interval
+				     * at a time (report_values_per.c) */
 	bool values;                /* --values: a field's numbers
 				     * (report_values.c), not its tokens */
 	gpuhist_values *values_total;   /* ... the inputs' added up */

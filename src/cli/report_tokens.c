@@ -30,6 +30,7 @@
 #include "fields.h"
 #include "msg.h"
 #include "report_tokens.h"
+#include "report_values_per.h"
 #include "token_runs.h"
 
 /* An interval's label, "2026-11-27T10:00:00Z" (--per); and the most
@@ -566,6 +567,10 @@ struct tokens_block {
 	unsigned char group_bytes[GROUP_MAX];
 	struct gpuhist_token group;
 	char other_label[GROUP_MAX + 32];
+	/* --values per interval: each interval's numbers, read into v */
+	bool values_per, in_group;
+	gpuhist_values *v;
+	struct gh_values_per_text *text;
 };
 
 /* A key's columns, "field1", "field9", into cols; how many. */
@@ -689,7 +694,12 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 		row->unscaled = false;
 		row->cell[0] = row->label;
 		row->cell[1] = gh_cell_u64("count", 0);
-		if (tb->grouped) {
+		if (tb->values_per)
+			gh_values_per_row(tb->rep->opts,
+					  (const unsigned char *)tb->gap,
+					  strlen(tb->gap), NULL, GH_ROWS_TABLE,
+					  tb->text, row);
+		else if (tb->grouped) {
 			/* An interval without tokens: its columns empty. */
 			int n = tb->n_key ? tb->n_key : 1;
 
@@ -845,6 +855,63 @@ static int grouped_next(struct tokens_block *tb, enum gh_rows_of which,
 	}
 }
 
+/* --values per interval: the row of the interval in tb->group, whose
+ * numbers tb->v holds. */
+static int interval_values_row(struct tokens_block *tb,
+			       enum gh_rows_of which, struct gh_row *row)
+{
+	gh_values_per_row(tb->rep->opts, tb->group.bytes, tb->group.len,
+			  tb->v, which, tb->text, row);
+	tb->in_group = false;
+	return 1;
+}
+
+/* --values per interval: the next interval's row, its numbers read from
+ * its rows (the interval's field tokens), the intervals without lines
+ * between shown (but in json); -1 when out of memory (said). */
+static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
+			   struct gh_row *row)
+{
+	for (;;) {
+		int got = tb->ended ? 0 : tb->pending ? 1
+			  : rows_next(tb->rows, &tb->t);
+
+		if (got < 0)
+			return -1;
+		if (!got) {
+			tb->ended = true;
+			return tb->in_group
+			       ? interval_values_row(tb, which, row) : 0;
+		}
+		if (tb->in_group && by_group(&tb->t, &tb->group)) {
+			tb->pending = true;     /* the next interval's */
+			return interval_values_row(tb, which, row);
+		}
+		if (!tb->in_group) {
+			tb->pending = true;
+			if (which != GH_ROWS_JSON && gap_row(tb, row))
+				return 1;
+			keep_group(&tb->t, &tb->group);
+			gpuhist_values_free(tb->v);
+			tb->v = gpuhist_values_new(tb->rep->opts->precision);
+			if (!tb->v) {
+				gh_msg("out of memory for an interval's values");
+				return -1;
+			}
+			tb->in_group = true;
+		}
+		tb->pending = false;
+		size_t glen = group_len(&tb->t);
+		size_t skip = glen < tb->t.len ? glen + 1 : glen;
+
+		if (gpuhist_values_add(tb->v, tb->t.bytes + skip,
+				       tb->t.len - skip, tb->t.count) < 0) {
+			gh_msg("%s", gpuhist_values_message(tb->v));
+			return -1;
+		}
+	}
+}
+
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
@@ -852,6 +919,7 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 	tb->ended = tb->other_done = false;
 	tb->have_expect = tb->pending = false;
 	tb->rank = tb->cut = 0;
+	tb->in_group = false;
 	(void)which;
 	if (!rows_start(tb->rows))
 		return 0;
@@ -863,6 +931,8 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
 	struct tokens_block *tb = ctx;
 
+	if (tb->values_per)
+		return values_per_next(tb, which, row);
 	if (tb->grouped)
 		return grouped_next(tb, which, row);
 
@@ -917,6 +987,39 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 
 static const struct gh_rows_ops tokens_rows = { tokens_start, tokens_next };
 
+/* --values per interval: the block's figures. */
+static void values_per_figures(struct gh_report *rep, struct gh_block *b,
+			       uint64_t bytes_read, uint64_t fields)
+{
+	const struct gpuhist_options *lib = &rep->opts->lib;
+
+	gh_values_per_title(rep->opts, rep->per_title,
+			    sizeof(rep->per_title));
+	b->title = rep->per_title;
+	b->label_max = (int)sizeof(rep->per_title);
+	b->share_of = fields;
+	b->figure_width = 17;
+	b->rows_key = "intervals";
+	b->rows_break = true;
+	gh_block_figure(b, "bytes read", NULL, gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(b, "fields read", NULL, gh_cell_u64(NULL, fields));
+	gh_block_figure(b, NULL, "view", gh_cell_name(NULL, "values"));
+	if (lib->tokens == GPUHIST_TOKENS_KEY)
+		gh_block_figure(b, NULL, "key", gh_cell_str(NULL, lib->key));
+	else
+		gh_block_figure(b, NULL, "field",
+				gh_cell_u64(NULL, (uint64_t)lib->field));
+	if (lib->separator >= 0)
+		gh_block_figure(b, NULL, "separator",
+				gh_cell_u64(NULL, (uint64_t)lib->separator));
+	gh_block_figure(b, NULL, "per", gh_cell_u64(NULL, (uint64_t)lib->per));
+	if (lib->time_field)
+		gh_block_figure(b, NULL, "time_field",
+				gh_cell_u64(NULL, (uint64_t)lib->time_field));
+	gh_block_figure(b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
+	gh_block_figure(b, NULL, "fields", gh_cell_u64(NULL, fields));
+}
+
 /* A block of the view with its figures (the rows: the caller's). */
 static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 			   uint64_t bytes_read, uint64_t tokens,
@@ -924,6 +1027,10 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 {
 	const struct gpuhist_options *lib = &rep->opts->lib;
 
+	if (rep->values_per) {
+		values_per_figures(rep, b, bytes_read, tokens);
+		return;
+	}
 	b->title = "token";
 	b->label_max = LABEL_MAX;
 	b->share_of = tokens;
@@ -1046,6 +1153,7 @@ static int print_block(struct gh_report *rep, const char *name,
 					   !rep->opts->top)
 					  ? rep->opts->lib.per : 0,
 				   .grouped = grouped(rep),
+				   .values_per = rep->values_per,
 				   .top = grouped(rep) ? (uint64_t)rep->top
 						       : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
@@ -1053,7 +1161,10 @@ static int print_block(struct gh_report *rep, const char *name,
 	FILE *copy = NULL;
 	int ret;
 
+	struct gh_values_per_text text;
+
 	tb.group.bytes = tb.group_bytes;
+	tb.text = &text;
 	if (tb.n_key)
 		key_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
@@ -1071,6 +1182,7 @@ static int print_block(struct gh_report *rep, const char *name,
 	b.rows_copy = copy;
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
 	free(tb.label);
+	gpuhist_values_free(tb.v);
 	if (copy) {
 		if (ret || fflush(copy) || ferror(copy)) {
 			fclose(copy);

@@ -135,10 +135,8 @@ static void row_label(const struct row *r,
 		snprintf(out, len, "%s .. %s", a, b);
 }
 
-/* A quantile as the table shows it: no more digits than the precision
- * vouches for (3 at 1 percent), an integer's whole. */
-static void figure_text(char *out, size_t len, double d,
-			const struct gpuhist_values_summary *s)
+void gh_values_figure_text(char *out, size_t len, double d,
+			   const struct gpuhist_values_summary *s)
 {
 	int digits = (int)ceil(log10(100.0 / s->precision));
 
@@ -250,8 +248,11 @@ int gh_report_values(struct gh_report *rep, const char *name,
 		snprintf(mean, sizeof(mean), "%.6g", s.mean);
 		gh_block_figure(&b, "mean", NULL, gh_cell_lit(NULL, mean));
 		for (int i = 0; i < qs->n; i++) {
-			figure_text(quantile[i], sizeof(quantile[i]),
-				    gpuhist_values_quantile(v, qs->q[i]), &s);
+			gh_values_figure_text(quantile[i],
+					      sizeof(quantile[i]),
+					      gpuhist_values_quantile(v,
+								      qs->q[i]),
+					      &s);
 			gh_block_figure(&b, qs->name[i], NULL,
 					gh_cell_lit(NULL, quantile[i]));
 		}

@@ -21,4 +21,9 @@ gpuhist_values *gh_report_values_of(const struct gh_report *rep,
 				    const struct gpuhist_tokens *tokens,
 				    char *why, size_t why_len);
 
+/* A quantile as the table shows it: no more digits than the precision
+ * vouches for (3 at 1 percent), an integer's whole; "-" for NaN. */
+void gh_values_figure_text(char *out, size_t len, double d,
+			   const struct gpuhist_values_summary *s);
+
 #endif
