@@ -5,7 +5,8 @@
 # sort's nearest rank) on loggen's access log (bytes sent, field 10) and
 # JSON lines (--values=.latency_ms), at chunk edges inside lines and
 # timestamps, through gzip; tsv's and csv's columns and the empty
-# intervals between; --values per interval under mpirun; and --merge of
+# intervals between; thousands of intervals, spilled past --memory;
+# --values per interval under mpirun; and --merge of
 # such results refused with exit 2 (not there yet)
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
@@ -14,7 +15,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 9
+plan 11
 
 "$LOGGEN" access 2000000 43 >access.log
 "$LOGGEN" json 2000000 43 >json.log
@@ -83,6 +84,24 @@ if "$GPUHIST" --key=.a /dev/null >/dev/null 2>&1; then
 else
 	skip "JSON lines: --values=.latency_ms per 10s" "built without json-c"
 fi
+
+# Thousands of intervals of distinct numbers, spilled past --memory:
+# the same rows as in memory, and Python's.
+python3 -c '
+import random
+r = random.Random(1029)
+with open("distinct.log", "w") as f:
+    for i in range(150000):
+        f.write("2026-11-27T%02d:%02d:%02dZ v=%d %d\n" % (i // 3600 % 24,
+                i // 60 % 60, i % 60, i, r.randrange(10**9)))'
+"$GPUHIST" -f tsv --per=minute --values=3 distinct.log >mem.tsv
+"$GPUHIST" -f tsv --per=minute --values=3 --memory=1M distinct.log \
+	>spill.tsv 2>err
+n=$(grep -c . mem.tsv)
+is "1440 minutes of distinct numbers, spilled past --memory=1M: the same $n rows" \
+	"$(cmp mem.tsv spill.tsv && echo same)" same
+per_values "... and Python's" field:3 distinct.log 60 --per=minute \
+	--values=3 --memory=1M distinct.log
 
 # tsv and csv: a column a figure, the empty intervals with 0.
 printf '%s\n' \

@@ -28,6 +28,7 @@
 
 #include "block.h"
 #include "fields.h"
+#include "group_sort.h"
 #include "msg.h"
 #include "report_tokens.h"
 #include "report_values_per.h"
@@ -142,21 +143,11 @@ static int by_bytes_order(const struct gpuhist_token *a,
 	return by_bytes(a, b);
 }
 
-/* --per beside another view: a token's interval, the bytes before its
- * first tab (a label never holds one). */
-static size_t group_len(const struct gpuhist_token *t)
-{
-	const unsigned char *tab = t->len ? memchr(t->bytes, '\t', t->len)
-					  : NULL;
-
-	return tab ? (size_t)(tab - t->bytes) : t->len;
-}
-
 static int by_group(const struct gpuhist_token *a,
 		    const struct gpuhist_token *b)
 {
-	struct gpuhist_token x = { a->bytes, group_len(a), 0 };
-	struct gpuhist_token y = { b->bytes, group_len(b), 0 };
+	struct gpuhist_token x = { a->bytes, gh_group_len(a), 0 };
+	struct gpuhist_token y = { b->bytes, gh_group_len(b), 0 };
 
 	return by_bytes(&x, &y);
 }
@@ -171,6 +162,14 @@ static int by_group_count(const struct gpuhist_token *a,
 	return c ? c : by_count(a, b);
 }
 
+/* Whether t is of the interval in group (its bytes, no tab). */
+static bool of_group(const struct gpuhist_token *t,
+		     const struct gpuhist_token *group)
+{
+	return t->len > group->len && t->bytes[group->len] == '\t' &&
+	       !memcmp(t->bytes, group->bytes, group->len);
+}
+
 /* A row's interval copied into group (whose bytes hold GROUP_MAX: a
  * label is 20), as a token of its own. */
 #define GROUP_MAX 32
@@ -178,17 +177,13 @@ static int by_group_count(const struct gpuhist_token *a,
 static void keep_group(const struct gpuhist_token *t,
 		       struct gpuhist_token *group)
 {
-	size_t n = group_len(t);
+	size_t n = gh_group_len(t);
 
 	group->len = n < GROUP_MAX ? n : GROUP_MAX;
 	if (group->len)
 		memcpy((unsigned char *)group->bytes, t->bytes, group->len);
 }
 
-static int by_group_count_q(const void *a, const void *b)
-{
-	return by_group_count(a, b);
-}
 
 /* Whether the tokens are another view's grouped by interval (--per
  * beside -t, --lines, --field or --key). */
@@ -386,13 +381,22 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 	int ret = -1;
 
 	if (keys && t) {
-		qsort(keys, part->distinct, sizeof(*keys), by_key);
-		for (size_t i = 0; i < part->distinct; i++)
-			t[i] = *keys[i].t;
+		if (grouped(rep) && rep->sort != GH_SORT_BIN) {
+			memcpy(t, part->token, part->distinct * sizeof(*t));
+		} else {
+			qsort(keys, part->distinct, sizeof(*keys), by_key);
+			for (size_t i = 0; i < part->distinct; i++)
+				t[i] = *keys[i].t;
+		}
 		if (rep->sort == GH_SORT_BIN)
 			qsort(t, part->distinct, sizeof(*t), by_bytes);
-		else if (grouped(rep))
-			qsort(t, part->distinct, sizeof(*t), by_group_count_q);
+		else if (grouped(rep) &&
+			 gh_group_sort(t, part->distinct, GH_GROUP_COUNT)) {
+			rows_failed(rep, "out of memory for the rows of the tokens");
+			free(keys);
+			free(t);
+			return -1;
+		}
 		ret = gh_token_runs_add(rep->runs, t, part->distinct);
 		if (ret)
 			rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
@@ -443,6 +447,31 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		if (ret)
 			return -1;
 		rows->runs = rep->runs;
+		return 0;
+	}
+	if (tk->token && grouped(rep)) {
+		/* Intervals: every row, sorted once interval by interval
+		 * (--values per interval: in no order within each). */
+		owned->t = malloc((tk->distinct ? tk->distinct : 1) *
+				  sizeof(*owned->t));
+		if (!owned->t) {
+			rows_failed(rep, "out of memory for the rows of the tokens");
+			return -1;
+		}
+		memcpy(owned->t, tk->token, tk->distinct * sizeof(*owned->t));
+		owned->top = 0;         /* the bytes are the result's */
+		owned->n = tk->distinct;
+		if (rep->sort == GH_SORT_BIN && !rep->values_per)
+			qsort(owned->t, owned->n, sizeof(*owned->t), by_bytes);
+		else if (gh_group_sort(owned->t, owned->n, rep->values_per
+				       ? GH_GROUP_ONLY : GH_GROUP_COUNT)) {
+			free(owned->t);
+			owned->t = NULL;
+			rows_failed(rep, "out of memory for the rows of the tokens");
+			return -1;
+		}
+		rows->array = owned->t;
+		rows->n = owned->n;
 		return 0;
 	}
 	if (!tk->token) {
@@ -501,8 +530,6 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	*other = tk->total - shown;
 	if (rep->sort == GH_SORT_BIN)
 		qsort(sorted, n, sizeof(*sorted), by_bytes);
-	else if (grouped(rep))
-		qsort(sorted, n, sizeof(*sorted), by_group_count_q);
 	rows->array = sorted;
 	rows->n = n;
 	return 0;
@@ -524,7 +551,7 @@ static int group_cut(struct gh_report *rep, struct rows *rows,
 	if (rows_start(rows))
 		return -1;
 	while ((got = rows_next(rows, &t)) > 0) {
-		if (!rank || by_group(&t, &group)) {
+		if (!rank || !of_group(&t, &group)) {
 			rank = 0;
 			keep_group(&t, &group);
 		}
@@ -680,7 +707,7 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 {
 	long long t;
 
-	if (!per_start(tb->t.bytes, tb->grouped ? group_len(&tb->t)
+	if (!per_start(tb->t.bytes, tb->grouped ? gh_group_len(&tb->t)
 						: tb->t.len, &t))
 		return 0;
 	/* A gap of more intervals than that is not filled (a stray
@@ -738,7 +765,7 @@ static int grouped_row(struct tokens_block *tb, enum gh_rows_of which,
 	const struct gpuhist_options *lib = &tb->rep->opts->lib;
 	unsigned char join = lib->separator < 0 ? '\t'
 			     : (unsigned char)lib->separator;
-	size_t glen = group_len(&tb->t);
+	size_t glen = gh_group_len(&tb->t);
 	const unsigned char *p = tb->t.bytes + glen, *end = tb->t.bytes +
 							 tb->t.len;
 	int n = tb->n_key ? tb->n_key : 1;
@@ -835,7 +862,7 @@ static int grouped_next(struct tokens_block *tb, enum gh_rows_of which,
 				return group_other_row(tb, row);
 			return 0;
 		}
-		if (!tb->rank || by_group(&tb->t, &tb->group)) {
+		if (!tb->rank || !of_group(&tb->t, &tb->group)) {
 			tb->pending = true;     /* tb->t comes after these */
 			if (tb->cut && which != GH_ROWS_JSON)
 				return group_other_row(tb, row);
@@ -883,7 +910,7 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 			return tb->in_group
 			       ? interval_values_row(tb, which, row) : 0;
 		}
-		if (tb->in_group && by_group(&tb->t, &tb->group)) {
+		if (tb->in_group && !of_group(&tb->t, &tb->group)) {
 			tb->pending = true;     /* the next interval's */
 			return interval_values_row(tb, which, row);
 		}
@@ -901,7 +928,7 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 			tb->in_group = true;
 		}
 		tb->pending = false;
-		size_t glen = group_len(&tb->t);
+		size_t glen = gh_group_len(&tb->t);
 		size_t skip = glen < tb->t.len ? glen + 1 : glen;
 
 		if (gpuhist_values_add(tb->v, tb->t.bytes + skip,
