@@ -183,6 +183,16 @@ struct gpuhist_options {
 	long long per;
 	int time_field;         /* 0: the first timestamp in the line */
 	int year;               /* syslog's year (1..9999); 0: this year */
+	/* per: a line's time read from the value at the path time_key of
+	 * the line read as JSON (".ts", as key's; a library built with
+	 * json-c; not with time_field), which may be any of the forms above
+	 * or epoch seconds or milliseconds; and time_format: the strptime(3)
+	 * format the time (time_key's value, the time field, or else the
+	 * line from its start) is read with instead of those forms
+	 * ("%d/%m/%Y %H:%M:%S"; what follows it is left; without %z, UTC;
+	 * a year it does not give is year's).  NULL: not used. */
+	const char *time_key;
+	const char *time_format;
 	/* Fields added after 0.2 go here, last. */
 };
 

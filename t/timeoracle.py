@@ -3,7 +3,7 @@
 made independently with Python's re and datetime, for the tests
 
     timeoracle.py [--gaps] [--time-field N] [--separator C] [--year Y]
-                  PER_SECONDS FILE...
+                  [--time-key PATH] [--time-format FMT] PER_SECONDS FILE...
 
 Prints "LABEL<TAB>COUNT" lines in time order: each line's interval start
 as 2026-11-27T10:00:00Z (UTC), lines without a time as "(no time)" first
@@ -14,7 +14,10 @@ timestamp: Common Log Format's [27/Nov/2026:10:00:00 +0000] or ISO 8601's
 2026-11-27T10:00:00[.fff][Z|+hh:mm|+hhmm] anywhere, or syslog's
 Nov 27 10:00:00 at the line's start (in --year); with --time-field, that
 field alone (awk's split, or --separator), which may also be epoch seconds
-(milliseconds from 13 digits).
+(milliseconds from 13 digits); with --time-key, the value at that path of
+the line read as JSON (t/tokenoracle.py's json_value), read as a field is;
+with --time-format, Python's strptime on the field, the key's value or the
+line's first words.
 """
 import argparse
 import collections
@@ -94,14 +97,28 @@ def field_of(line, n, sep):
     return fields[n - 1] if n <= len(fields) else None
 
 
-def time_of(line, args):
-    if line.endswith(b"\r"):
-        line = line[:-1]
-    if not args.time_field:
-        return search(line, args.year)
-    f = field_of(line, args.time_field, args.separator)
-    if f is None:
+def formatted(text, args):
+    """--time-format: Python's strptime on the text's first words, as many
+    as the format has (what follows them is left), UTC unless %z; a
+    format without a year gets --year's."""
+    fmt = args.time_format
+    words = text.split(b" ")[:len(fmt.split(" "))]
+    try:
+        t = datetime.datetime.strptime(b" ".join(words).decode(), fmt)
+    except (ValueError, UnicodeDecodeError):
         return None
+    if "%Y" not in fmt and "%y" not in fmt:
+        try:
+            t = t.replace(year=args.year)
+        except ValueError:
+            return None
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def text_time(f, args):
+    """The time of a field's (or a JSON key's value's) text."""
+    if getattr(args, "time_format", None):
+        return formatted(f, args)
     m = EPOCH.fullmatch(f)
     if m:
         v = int(m.group(1))
@@ -117,6 +134,24 @@ def time_of(line, args):
     return t or syslog(f, args.year)
 
 
+def time_of(line, args):
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if getattr(args, "time_key", None):
+        import tokenoracle
+        path = args.time_key
+        names = [] if path == "." else path[1:].split(".")
+        return text_time(tokenoracle.json_value(line, names), args)
+    if not args.time_field:
+        if getattr(args, "time_format", None):
+            return formatted(line, args)
+        return search(line, args.year)
+    f = field_of(line, args.time_field, args.separator)
+    if f is None:
+        return None
+    return text_time(f, args)
+
+
 def label(seconds):
     return datetime.datetime.fromtimestamp(seconds, UTC).strftime(
         "%Y-%m-%dT%H:%M:%SZ")
@@ -128,6 +163,8 @@ def main():
     p.add_argument("--time-field", type=int, default=0)
     p.add_argument("--separator")
     p.add_argument("--year", type=int, default=datetime.datetime.now(UTC).year)
+    p.add_argument("--time-key")
+    p.add_argument("--time-format")
     p.add_argument("per", type=int)
     p.add_argument("files", nargs="+")
     args = p.parse_args()

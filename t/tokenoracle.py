@@ -2,7 +2,8 @@
 """tokenoracle.py - the tokens view's counts by Python, against gpuhist's json
 
 Usage: tokenoracle.py VIEW PLAIN GPUHIST_JSON [total] [per=SECONDS
-                      [time-field=N] [separator=BYTE] [year=Y]]
+                      [time-field=N] [separator=BYTE] [year=Y]
+                      [time-key=PATH] [time-format=FMT]]
   VIEW: words, lines, field:N (runs of blanks) or field:N:BYTE (a separator,
   given as its decimal value), fields:N,M[,...] or fields:N,M:BYTE (a key
   of several fields: a tuple of them, json's members fieldN, fieldM), or
@@ -140,6 +141,7 @@ def per_args(args):
     sep = opts.get("separator")
     return types.SimpleNamespace(
         per=int(opts["per"]), time_field=int(opts.get("time-field", 0)),
+        time_key=opts.get("time-key"), time_format=opts.get("time-format"),
         separator=int(sep) if sep is not None else None,
         year=int(opts["year"]) if "year" in opts
         else __import__("datetime").datetime.now().year)

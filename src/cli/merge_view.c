@@ -81,29 +81,55 @@ static bool fields_after(const char *view, struct gh_options *opts)
 	return true;
 }
 
-/* The key view's path (as "key": ".level", no escapes but \" and \\)
- * after view, into opts (kept for the run); false where there is none. */
-static bool key_after(const char *view, struct gh_options *opts)
+/* The string member name ("key": ".level", no escapes but \" and \\)
+ * after view, into out (len bytes); false where there is none. */
+static bool string_after(const char *view, const char *name, char *out,
+			 size_t len)
 {
-	static char path[4096];
-	const char *at = strstr(view, "\"key\": \"");
+	char member[32];
+	const char *at;
 	size_t n = 0;
 
+	snprintf(member, sizeof(member), "\"%s\": \"", name);
+	at = strstr(view, member);
 	if (!at)
 		return false;
-	for (at += strlen("\"key\": \""); *at != '"'; at++) {
-		if (!*at || n + 1 >= sizeof(path))
+	for (at += strlen(member); *at != '"'; at++) {
+		if (!*at || n + 1 >= len)
 			return false;
 		if (*at == '\\') {
 			at++;
 			if (*at != '"' && *at != '\\')
 				return false;
 		}
-		path[n++] = *at;
+		out[n++] = *at;
 	}
-	path[n] = '\0';
+	out[n] = '\0';
+	return true;
+}
+
+/* The key view's path after view, into opts (kept for the run); false
+ * where there is none. */
+static bool key_after(const char *view, struct gh_options *opts)
+{
+	static char path[4096];
+
+	if (!string_after(view, "key", path, sizeof(path)))
+		return false;
 	opts->lib.key = path;
 	return true;
+}
+
+/* --per's time key and format after view (head cut at the entry's
+ * bytes_read), into opts (kept for the run). */
+static void time_after(const char *view, struct gh_options *opts)
+{
+	static char key[4096], format[256];
+
+	if (string_after(view, "time_key", key, sizeof(key)))
+		opts->lib.time_key = key;
+	if (string_after(view, "time_format", format, sizeof(format)))
+		opts->lib.time_format = format;
 }
 
 void gh_merge_view_adopt(struct gh_options *opts)
@@ -205,6 +231,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->lib.per = per;
 			opts->lib.time_field = tf < 0 ? 0 : (int)tf;
 			opts->lib.separator = sep < 0 ? -1 : (int)sep;
+			time_after(first, opts);
 		}
 	}
 	if (view && view != GPUHIST_TOKENS_PER && view != VIEW_VALUES) {
@@ -223,6 +250,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->lib.time_field = tf < 0 ? 0 : (int)tf;
 			if (sep >= 0 && sep <= 255)
 				opts->lib.separator = (int)sep;
+			time_after(first, opts);
 		}
 	}
 	if (view == VIEW_VALUES) {

@@ -24,7 +24,7 @@ enum {
 	OPT_LINES, OPT_FIELD, OPT_MEMORY, OPT_VALUES, OPT_PRECISION,
 	OPT_QUANTILES, OPT_INCLUDE, OPT_EXCLUDE_DIR, OPT_MATCH, OPT_EXCLUDE,
 	OPT_MATCH_FIELD, OPT_KEY, OPT_FOLLOW, OPT_INTERVAL, OPT_PER,
-	OPT_TIME_FIELD, OPT_YEAR,
+	OPT_TIME_FIELD, OPT_YEAR, OPT_TIME_KEY, OPT_TIME_FORMAT,
 };
 
 void gh_options_help(void)
@@ -76,6 +76,11 @@ void gh_options_help(void)
 "      --time-field=N     --per: the time is the Nth field (as --field; -F),\n"
 "                         which may also be epoch seconds or milliseconds\n"
 "      --year=Y           --per: syslog's year (default: this year)\n"
+"      --time-key=PATH    --per: the time is the value at PATH of each line\n"
+"                         read as JSON (.ts), a timestamp or epoch seconds\n"
+"      --time-format=FMT  --per: the time read by strptime(3)'s FMT\n"
+"                         ('%d/%m/%Y %H:%M:%S') from the time field, key,\n"
+"                         or the line's start; UTC unless %z\n"
 "  -F, --separator=C      --field's and --values' separator, one byte\n"
 "                         (\\t: tab)\n"
 "      --memory=SIZE      tokens held in memory before the rest is spilled\n"
@@ -658,6 +663,27 @@ static int opt_year(struct parse *p, int code, const char *arg)
 	return GO_ON;
 }
 
+/* --time-key: --per's time at a key of JSON lines. */
+static int opt_time_key(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	p->lib->time_key = arg;
+	return GO_ON;
+}
+
+/* --time-format: --per's time read by strptime(3). */
+static int opt_time_format(struct parse *p, int code, const char *arg)
+{
+	(void)code;
+	if (!*arg || strlen(arg) > 255) {
+		say("invalid format '%s' for --time-format (expected strptime's letters, up to 255 bytes: '%%d/%%m/%%Y %%H:%%M:%%S')",
+		    arg);
+		return REFUSED;
+	}
+	p->lib->time_format = arg;
+	return GO_ON;
+}
+
 /* --key: the value at a key of JSON lines. */
 static int opt_key(struct parse *p, int code, const char *arg)
 {
@@ -856,7 +882,12 @@ static bool bad_pattern(const struct gpuhist_options *lib)
 		gpuhist_free(c);
 		return false;
 	}
-	if (!strncmp(why, "match:", 6) || !strncmp(why, "exclude:", 8) ||
+	size_t tk = lib->time_key ? strlen(lib->time_key) : 0;
+
+	if (tk && !strncmp(why, "key '", 5) &&
+	    !strncmp(why + 5, lib->time_key, tk) && why[5 + tk] == '\'')
+		say("--time-%s", why);  /* the time key's path */
+	else if (!strncmp(why, "match:", 6) || !strncmp(why, "exclude:", 8) ||
 	    !strncmp(why, "key", 3))
 		say("--%s", why);
 	else
@@ -976,6 +1007,8 @@ static const struct option_row {
 	{ "per",         required_argument, OPT_PER, opt_per },
 	{ "time-field",  required_argument, OPT_TIME_FIELD, opt_time_field },
 	{ "year",        required_argument, OPT_YEAR, opt_year },
+	{ "time-key",    required_argument, OPT_TIME_KEY, opt_time_key },
+	{ "time-format", required_argument, OPT_TIME_FORMAT, opt_time_format },
 	{ "files0-from", required_argument, OPT_FILES0_FROM, opt_files0_from },
 	{ "include",     required_argument, OPT_INCLUDE, opt_glob },
 	{ "match",       required_argument, OPT_MATCH, opt_pattern },
@@ -1043,8 +1076,17 @@ static enum gh_parse_result check(struct parse *p)
 		    lib->match ? "--match" : "--exclude");
 		return usage_error();
 	}
-	if ((lib->match || lib->exclude || lib->key) && bad_pattern(lib))
+	if ((lib->time_field || lib->year || lib->time_key ||
+	     lib->time_format) && !lib->per) {
+		say("option %s applies to --per only",
+		    lib->time_field ? "--time-field" : lib->year ? "--year"
+		    : lib->time_key ? "--time-key" : "--time-format");
 		return usage_error();
+	}
+	if (lib->time_key && lib->time_field) {
+		say("options --time-key and --time-field name two places for the time: give one");
+		return usage_error();
+	}
 	/* --per alone counts lines per interval; beside a tokens view or
 	 * --values, it groups that view's by interval. */
 	if (lib->per && opts->values && opts->merge) {
@@ -1055,6 +1097,9 @@ static enum gh_parse_result check(struct parse *p)
 		lib->tokens = GPUHIST_TOKENS_PER;
 		p->tokens_opt = "--per";
 	}
+	if ((lib->match || lib->exclude || lib->key || lib->time_key) &&
+	    bad_pattern(lib))
+		return usage_error();
 	if (p->tokens_opt) {
 		const char *other = opts->chars ? "-m" : opts->stats ? "-s"
 				  : opts->ignore_case && !lib->match_caseless
@@ -1081,11 +1126,6 @@ static enum gh_parse_result check(struct parse *p)
 	}
 	if (lib->match_field && !lib->match && !lib->exclude) {
 		say("option --match-field applies to --match and --exclude only");
-		return usage_error();
-	}
-	if ((lib->time_field || lib->year) && !lib->per) {
-		say("option %s applies to --per only",
-		    lib->time_field ? "--time-field" : "--year");
 		return usage_error();
 	}
 	if (lib->separator >= 0 && lib->tokens != GPUHIST_TOKENS_FIELD &&

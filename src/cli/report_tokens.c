@@ -1014,6 +1014,21 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 
 static const struct gh_rows_ops tokens_rows = { tokens_start, tokens_next };
 
+/* --per: where the time was read, for json (--merge adds up only
+ * results whose times were read alike). */
+static void time_figures(struct gh_block *b, const struct gpuhist_options *lib)
+{
+	if (lib->time_field)
+		gh_block_figure(b, NULL, "time_field",
+				gh_cell_u64(NULL, (uint64_t)lib->time_field));
+	if (lib->time_key)
+		gh_block_figure(b, NULL, "time_key",
+				gh_cell_str(NULL, lib->time_key));
+	if (lib->time_format)
+		gh_block_figure(b, NULL, "time_format",
+				gh_cell_str(NULL, lib->time_format));
+}
+
 /* --values per interval: the block's figures. */
 static void values_per_figures(struct gh_report *rep, struct gh_block *b,
 			       uint64_t bytes_read, uint64_t fields)
@@ -1040,9 +1055,7 @@ static void values_per_figures(struct gh_report *rep, struct gh_block *b,
 		gh_block_figure(b, NULL, "separator",
 				gh_cell_u64(NULL, (uint64_t)lib->separator));
 	gh_block_figure(b, NULL, "per", gh_cell_u64(NULL, (uint64_t)lib->per));
-	if (lib->time_field)
-		gh_block_figure(b, NULL, "time_field",
-				gh_cell_u64(NULL, (uint64_t)lib->time_field));
+	time_figures(b, lib);
 	gh_block_figure(b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
 	gh_block_figure(b, NULL, "fields", gh_cell_u64(NULL, fields));
 }
@@ -1092,10 +1105,7 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 		b->title = "interval";
 		gh_block_figure(b, NULL, "per",
 				gh_cell_u64(NULL, (uint64_t)lib->per));
-		if (lib->time_field)
-			gh_block_figure(b, NULL, "time_field",
-					gh_cell_u64(NULL,
-						    (uint64_t)lib->time_field));
+		time_figures(b, lib);
 		if (lib->separator >= 0)
 			gh_block_figure(b, NULL, "separator",
 					gh_cell_u64(NULL,
@@ -1119,10 +1129,7 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 		b->label_max = GH_PER_LABEL + 1 + LABEL_MAX;
 		gh_block_figure(b, NULL, "per",
 				gh_cell_u64(NULL, (uint64_t)lib->per));
-		if (lib->time_field)
-			gh_block_figure(b, NULL, "time_field",
-					gh_cell_u64(NULL,
-						    (uint64_t)lib->time_field));
+		time_figures(b, lib);
 		if (lib->separator >= 0 &&
 		    lib->tokens != GPUHIST_TOKENS_FIELD)
 			gh_block_figure(b, NULL, "separator",

@@ -57,7 +57,10 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, year) + sizeof(int))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, time_format) + \
+		       sizeof(const char *))
+/* Where the per view's fields end (a program of 0.2.x's first per). */
+#define OPTIONS_PER (offsetof(struct gpuhist_options, year) + sizeof(int))
 /* Where the key view's field ends. */
 #define OPTIONS_KEY (offsetof(struct gpuhist_options, key) + \
 		     sizeof(const char *))
@@ -146,6 +149,19 @@ static const char *invalid_per(const struct gpuhist_options *opts)
 	return NULL;
 }
 
+/* Why per's time_key and time_format cannot be used, or NULL. */
+static const char *invalid_time(const struct gpuhist_options *opts)
+{
+	if ((opts->time_key || opts->time_format) && !opts->per)
+		return "time_key or time_format set without per";
+	if (opts->time_key && opts->time_field)
+		return "time_key and time_field both set";
+	if (opts->time_format &&
+	    (!*opts->time_format || strlen(opts->time_format) > 255))
+		return "time_format empty or longer than 255 bytes";
+	return NULL;
+}
+
 /* Why opts cannot be used, or NULL when they can. */
 static const char *invalid(const struct gpuhist_options *opts)
 {
@@ -169,7 +185,7 @@ static const char *invalid(const struct gpuhist_options *opts)
 	    (opts->tokens == GPUHIST_TOKENS_KEY &&
 	     opts->struct_size < OPTIONS_KEY) ||
 	    (opts->tokens == GPUHIST_TOKENS_PER &&
-	     opts->struct_size < OPTIONS_KNOWN))
+	     opts->struct_size < OPTIONS_PER))
 		return "unknown tokens view";
 	if (opts->tokens == GPUHIST_TOKENS_KEY && !opts->key)
 		return "the key view without a key";
@@ -181,8 +197,10 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->struct_size >= offsetof(struct gpuhist_options, match_field) +
 				 sizeof(int) && opts->match_field < 0)
 		return "match_field out of range (0, or from 1)";
-	if (opts->struct_size >= OPTIONS_KNOWN && invalid_per(opts))
+	if (opts->struct_size >= OPTIONS_PER && invalid_per(opts))
 		return invalid_per(opts);
+	if (opts->struct_size >= OPTIONS_KNOWN && invalid_time(opts))
+		return invalid_time(opts);
 	if (opts->struct_size >= OPTIONS_KEY)
 		return invalid_fields(opts);
 	return NULL;
@@ -194,6 +212,12 @@ static bool key_ok(const struct gpuhist_options *opts, char *why,
 {
 	struct gh_json_path *path;
 
+	if (opts->struct_size >= OPTIONS_KNOWN && opts->time_key) {
+		path = gh_json_path_new(opts->time_key, why, why_len);
+		gh_json_path_free(path);
+		if (!path)
+			return false;
+	}
 	if (opts->tokens != GPUHIST_TOKENS_KEY)
 		return true;
 	path = gh_json_path_new(opts->key, why, why_len);
@@ -306,6 +330,20 @@ int gpuhist_open(gpuhist_counter **counter,
 		return GPUHIST_ERR_NOMEM;
 	}
 	c->opts.key = c->key;
+	if ((c->opts.time_key &&
+	     !(c->time_key = strdup(c->opts.time_key))) ||
+	    (c->opts.time_format &&
+	     !(c->time_format = strdup(c->opts.time_format)))) {
+		free(c->time_key);
+		free(c->temporary_directory);
+		free(c->key);
+		free(c);
+		if (why)
+			snprintf(why, why_len, "out of memory");
+		return GPUHIST_ERR_NOMEM;
+	}
+	c->opts.time_key = c->time_key;
+	c->opts.time_format = c->time_format;
 	/* The patterns, compiled: the program's strings are not kept. */
 	c->run.match = gh_match_new(&c->opts, c->message, sizeof(c->message));
 	c->opts.match = c->opts.exclude = NULL;
@@ -314,6 +352,8 @@ int gpuhist_open(gpuhist_counter **counter,
 			snprintf(why, why_len, "%s", c->message);
 		free(c->temporary_directory);
 		free(c->key);
+		free(c->time_key);
+		free(c->time_format);
 		free(c);
 		return GPUHIST_ERR_ARGUMENT;
 	}
@@ -345,6 +385,8 @@ int gpuhist_free(gpuhist_counter *c)
 		gh_match_free(c->run.match);
 		free(c->temporary_directory);
 		free(c->key);
+		free(c->time_key);
+		free(c->time_format);
 		free(c);
 	}
 	return left_running;

@@ -10,6 +10,7 @@ struct gpuhist_counter {
 	struct gpuhist_options opts;
 	char *temporary_directory;  /* opts' own copy */
 	char *key;                  /* ... and of its key's path */
+	char *time_key, *time_format;   /* ... and of per's */
 	struct gh_run run;
 	double ready;               /* gh_now() when the backend had started */
 	char message[GH_NOTE_LINE + 64];

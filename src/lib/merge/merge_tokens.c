@@ -39,6 +39,7 @@ enum {
 	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
 	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
 	KEY_KEY = 2048, KEY_PER = 4096, KEY_TIME_FIELD = 8192,
+	KEY_TIME_KEY = 16384, KEY_TIME_FORMAT = 32768,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
 };
@@ -50,6 +51,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "counts", KEY_COUNTS }, { "other", KEY_OTHER },
 	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS }, { "key", KEY_KEY },
 	{ "per", KEY_PER }, { "time_field", KEY_TIME_FIELD },
+	{ "time_key", KEY_TIME_KEY }, { "time_format", KEY_TIME_FORMAT },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -58,6 +60,7 @@ struct entry {
 	unsigned seen;              /* KEY_* */
 	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
 	char key[GH_JSON_TEXT];     /* the key view's path */
+	char time_key[GH_JSON_TEXT], time_format[GH_JSON_TEXT];   /* per's */
 	uint64_t field, separator, bytes_read, tokens, distinct, other;
 	uint64_t per, time_field;
 	uint64_t rows, counts_sum, fingerprint;
@@ -332,7 +335,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
 				       key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
-		    bit == KEY_KEY ? '"' : bit == KEY_COUNTS ? '[' : 0;
+		    bit == KEY_KEY || bit == KEY_TIME_KEY ||
+		    bit == KEY_TIME_FORMAT ? '"' : bit == KEY_COUNTS ? '[' : 0;
 	size_t len;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
@@ -344,6 +348,10 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_text(r, e->error);
 	case KEY_KEY:
 		return gh_json_read_text(r, e->key);
+	case KEY_TIME_KEY:
+		return gh_json_read_text(r, e->time_key);
+	case KEY_TIME_FORMAT:
+		return gh_json_read_text(r, e->time_format);
 	case KEY_VIEW:
 		if (gh_json_read_string(r, e->view, sizeof(e->view) - 1, &len))
 			return -1;
@@ -397,10 +405,20 @@ static void fields_text(char *out, size_t len, const char *view,
 		snprintf(out + at, len - at, ", separator %lld", separator);
 }
 
+/* Whether the entry's time was read as o reads it (a key, a format). */
+static bool same_time(const struct entry *e, const struct gpuhist_options *o)
+{
+	if (!(e->seen & KEY_TIME_KEY) != !o->time_key ||
+	    !(e->seen & KEY_TIME_FORMAT) != !o->time_format)
+		return false;
+	return (!o->time_key || !strcmp(e->time_key, o->time_key)) &&
+	       (!o->time_format || !strcmp(e->time_format, o->time_format));
+}
+
 /* The view an entry names, as the merging command's options say it. */
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
-	if (strcmp(e->view, gpuhist_view_name(o)))
+	if (strcmp(e->view, gpuhist_view_name(o)) || !same_time(e, o))
 		return false;
 	if (o->tokens == GPUHIST_TOKENS_PER)
 		return (e->seen & KEY_PER) && e->per == (uint64_t)o->per &&
@@ -548,6 +566,21 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				 sizeof(ours) - strlen(ours), " per %lld s%s",
 				 d->opts->per, d->opts->time_field
 				 ? " (time field)" : "");
+		/* ... and where its time was read. */
+		if (e->seen & (KEY_TIME_KEY | KEY_TIME_FORMAT))
+			snprintf(view + strlen(view),
+				 sizeof(view) - strlen(view),
+				 ", time %s %.40s",
+				 e->seen & KEY_TIME_KEY ? "key" : "format",
+				 e->seen & KEY_TIME_KEY ? e->time_key
+							: e->time_format);
+		if (d->opts->time_key || d->opts->time_format)
+			snprintf(ours + strlen(ours),
+				 sizeof(ours) - strlen(ours),
+				 ", time %s %.40s",
+				 d->opts->time_key ? "key" : "format",
+				 d->opts->time_key ? d->opts->time_key
+						   : d->opts->time_format);
 		return gh_json_refuse(r, "%s: tokens of the view %s, but this merge's is %s (results of different views do not add up)",
 				      e->where, view, ours);
 	}

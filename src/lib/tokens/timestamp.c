@@ -1,7 +1,9 @@
 /* timestamp.c - a line's time, for counts per interval (timestamp.h) */
+#define _GNU_SOURCE             /* strptime, tm_gmtoff */
 #include "config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "blank_field.h"
 #include "timestamp.h"
@@ -210,18 +212,40 @@ static bool search(const unsigned char *p, const unsigned char *end,
 	return false;
 }
 
-bool gh_time_of_line(const struct gh_time_rule *rule,
-		     const unsigned char *p, uint64_t len, int64_t *t)
+/* The time strptime(3) reads with the rule's format from p on (what
+ * follows it is left); a year the format does not give is the rule's,
+ * and without %z the time is UTC. */
+static bool format_at(const struct gh_time_rule *rule, const unsigned char *p,
+		      const unsigned char *end, int64_t *t)
 {
-	const unsigned char *end = p + len, *from, *to;
+	char text[256];
+	size_t n = (size_t)(end - p) < sizeof(text) - 1
+		   ? (size_t)(end - p) : sizeof(text) - 1;
+	struct tm tm = { .tm_year = rule->year - 1900, .tm_mday = 1 };
 
-	if (len && end[-1] == '\r')
-		end--;
-	if (!rule->field)
-		return search(p, end, rule->year, t);
-	if (!gh_line_field(p, end, rule->field, rule->separator, &from, &to))
+	memcpy(text, p, n);
+	text[n] = '\0';
+	if (!strptime(text, rule->format, &tm))
 		return false;
-	/* The field alone: one of the forms, or epoch seconds. */
+	int y = tm.tm_year + 1900, mo = tm.tm_mon + 1;
+
+	if (y < 0 || y > 9999 || tm.tm_hour < 0 || tm.tm_min < 0 ||
+	    tm.tm_sec < 0 || !valid(y, mo, tm.tm_mday, tm.tm_hour, tm.tm_min,
+				    tm.tm_sec))
+		return false;
+	*t = seconds_of(y, mo, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec) -
+	     tm.tm_gmtoff;
+	return true;
+}
+
+bool gh_time_of_text(const struct gh_time_rule *rule,
+		     const unsigned char *from, uint64_t len, int64_t *t)
+{
+	const unsigned char *to = from + len;
+
+	if (rule->format)
+		return format_at(rule, from, to, t);
+	/* One of the forms, or epoch seconds. */
 	if (epoch_of(from, to, t))
 		return true;
 	if (to - from >= 2 && *from == '"' && to[-1] == '"') {
@@ -231,6 +255,21 @@ bool gh_time_of_line(const struct gh_time_rule *rule,
 	if (from < to && *from == '[')
 		return clf_at(from, to, t);
 	return iso_at(from, to, t) || syslog_at(from, to, rule->year, t);
+}
+
+bool gh_time_of_line(const struct gh_time_rule *rule,
+		     const unsigned char *p, uint64_t len, int64_t *t)
+{
+	const unsigned char *end = p + len, *from, *to;
+
+	if (len && end[-1] == '\r')
+		end--;
+	if (!rule->field)
+		return rule->format ? format_at(rule, p, end, t)
+				    : search(p, end, rule->year, t);
+	if (!gh_line_field(p, end, rule->field, rule->separator, &from, &to))
+		return false;
+	return gh_time_of_text(rule, from, (uint64_t)(to - from), t);
 }
 
 int64_t gh_time_start(const struct gh_time_rule *rule, int64_t t)

@@ -8,6 +8,8 @@
  * start, syslog's Nov 27 10:00:00 in the year given (UTC).  With a time
  * field, that field alone is read, and it may also be epoch seconds or
  * milliseconds (13 digits or more before any fraction: milliseconds).
+ * With a format, strptime(3) reads the time instead, from the field or
+ * the line's start.
  */
 #ifndef GH_TIMESTAMP_H
 #define GH_TIMESTAMP_H
@@ -21,6 +23,9 @@ struct gh_time_rule {
 				 * the field view splits (separator) */
 	int separator;          /* a byte, or -1: runs of blanks */
 	int year;               /* syslog's year */
+	const char *format;     /* strptime(3)'s for the time (the field,
+				 * a key's value, or the line from its
+				 * start) instead of the forms; NULL: none */
 };
 
 /* A label is an interval's start, "2026-11-27T10:00:00Z", or
@@ -31,6 +36,11 @@ struct gh_time_rule {
 /* The line's time in seconds since the epoch (UTC): true, or false where
  * none is read. */
 bool gh_time_of_line(const struct gh_time_rule *rule,
+		     const unsigned char *p, uint64_t len, int64_t *t);
+
+/* The time of text [p, p + len) alone (a JSON key's value): as a time
+ * field's is read; true, or false where none is read. */
+bool gh_time_of_text(const struct gh_time_rule *rule,
 		     const unsigned char *p, uint64_t len, int64_t *t);
 
 /* The start of the interval that holds t. */

@@ -55,6 +55,7 @@ struct gh_tokens {
 	bool grouped;                   /* ... another view's units, each
 					 * after its line's label and a tab */
 	struct gh_time_rule time;       /* ... how a line's time is read */
+	struct gh_json_path *time_json; /* ... at a key of JSON, or NULL */
 	struct gh_counts *counts;
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
@@ -90,6 +91,7 @@ struct key_room {
 	 * lines come in time order: most lines reuse it) */
 	const unsigned char *last_label;
 	int64_t last_start;
+	struct gh_json_reader *time_json;       /* the time key's reader */
 };
 
 /* Room for need bytes at r->at; false when out of memory. */
@@ -134,8 +136,17 @@ static bool line_label(const struct gh_tokens *t, const unsigned char *p,
 {
 	int64_t when, start;
 
-	if (!gh_time_of_line(&t->time, p, len, &when))
+	if (room->time_json) {
+		const unsigned char *value;
+		size_t n;
+
+		if (gh_json_value(room->time_json, p, len, &value, &n))
+			return false;
+		if (!gh_time_of_text(&t->time, value, n, &when))
+			goto no_time;
+	} else if (!gh_time_of_line(&t->time, p, len, &when)) {
 		goto no_time;
+	}
 	start = gh_time_start(&t->time, when);
 	if (!room->last_label || start != room->last_start) {
 		if (!key_room_take(room, GH_TIME_LABEL + 1))
@@ -324,7 +335,9 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 		struct gh_json_reader *json = t->json
 			? gh_json_reader_new(t->json) : NULL;
 
-		if (t->json && !json)
+		room.time_json = t->time_json
+				 ? gh_json_reader_new(t->time_json) : NULL;
+		if ((t->json && !json) || (t->time_json && !room.time_json))
 			ret = -1;
 		while (p < end && !ret) {
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -349,6 +362,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			ret = -1;
 		key_room_free(&room);
 		gh_json_reader_free(json);
+		gh_json_reader_free(room.time_json);
 		return ret;
 	} else {
 		while (p < end && !ret) {
@@ -406,14 +420,18 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 		if (last && !len)
 			return 0;       /* the input ended with a newline */
 		if (t->key.n || t->json || t->per) {
-			struct key_room room = { 0 };
+			struct key_room room = {
+				.time_json = t->time_json
+					? gh_json_reader_new(t->time_json)
+					: NULL };
 			struct gh_json_reader *json = t->json
 				? gh_json_reader_new(t->json) : NULL;
 			int ret = -1;
 
 			struct unit_sink sink = { NULL, t->counts };
 
-			if (t->json && !json)
+			if ((t->json && !json) ||
+			    (t->time_json && !room.time_json))
 				;
 			else if (t->grouped)
 				ret = grouped_line(t, json, p, len, &room,
@@ -423,6 +441,7 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 				ret = gh_counts_add(t->counts, &u, 1);
 			key_room_free(&room);
 			gh_json_reader_free(json);
+			gh_json_reader_free(room.time_json);
 			return ret;
 		}
 		line_unit(t, p, len, &u);
@@ -668,16 +687,25 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 			opts->per, opts->time_field, opts->separator,
 			opts->year ? opts->year
 				   : gmtime_r(&now, &tm) ? tm.tm_year + 1900
-							 : 1970 };
+							 : 1970,
+			opts->time_format };
+		if (opts->time_key &&
+		    !(t->time_json = gh_json_path_new(opts->time_key, NULL,
+						       0))) {
+			free(t);
+			return NULL;    /* gpuhist_open took the path: memory */
+		}
 	}
 		if (opts->tokens == GPUHIST_TOKENS_KEY &&
 	    !(t->json = gh_json_path_new(opts->key, NULL, 0))) {
+		gh_json_path_free(t->time_json);
 		free(t);
 		return NULL;    /* gpuhist_open took the path: memory */
 	}
 	t->counts = gh_counts_new(opts->memory, opts->temporary_directory);
 	if (!t->counts) {
 		gh_json_path_free(t->json);
+		gh_json_path_free(t->time_json);
 		free(t);
 		return NULL;
 	}
@@ -707,6 +735,7 @@ void gh_tokens_free(struct gh_tokens *t)
 	pthread_mutex_destroy(&t->lock);
 	gh_counts_free(t->counts);
 	gh_json_path_free(t->json);
+	gh_json_path_free(t->time_json);
 	free(t->ends);
 	free(t->carry);
 	free(t);
