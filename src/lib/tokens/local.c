@@ -60,24 +60,30 @@ int gh_local_begin(struct gh_local *l, struct gh_counts *c, uint64_t bytes)
 
 int gh_local_add(struct gh_local *l, const unsigned char *p, uint64_t len)
 {
+	return gh_local_add_n(l, p, len, 1);
+}
+
+int gh_local_add_n(struct gh_local *l, const unsigned char *p, uint64_t len,
+		   uint64_t n)
+{
 	uint64_t hash = gh_token_hash(p, len);
 
 	if (!l->slot)
-		return put(l, p, len, hash, 1);
+		return put(l, p, len, hash, n);
 	l->added++;
 	for (uint64_t k = hash & (GH_LOCAL_SLOTS - 1);;
 	     k = (k + 1) & (GH_LOCAL_SLOTS - 1)) {
 		struct gh_local_slot *s = &l->slot[k];
 
 		if (!s->n) {
-			*s = (struct gh_local_slot){ hash, p, len, 1 };
+			*s = (struct gh_local_slot){ hash, p, len, n };
 			if (++l->used * 4 >= GH_LOCAL_SLOTS * 3)
 				return flush(l);
 			return 0;
 		}
 		if (s->hash == hash && s->len == len &&
 		    gh_same_bytes(s->p, p, len)) {
-			s->n++;
+			s->n += n;
 			return 0;
 		}
 	}

@@ -41,6 +41,9 @@ int gh_local_begin(struct gh_local *l, struct gh_counts *c, uint64_t bytes);
 
 /* Adds one unit (len bytes at p, which stay put until gh_local_end). */
 int gh_local_add(struct gh_local *l, const unsigned char *p, uint64_t len);
+/* ... n times (a run of the same unit). */
+int gh_local_add_n(struct gh_local *l, const unsigned char *p, uint64_t len,
+		   uint64_t n);
 
 /* Hands what it holds to the shared tables and lets its memory go; 0 or
  * -1 (then the counts have failed). */

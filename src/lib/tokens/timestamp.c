@@ -64,17 +64,35 @@ static bool valid(int y, int mo, int d, int h, int mi, int s)
 
 static int64_t seconds_of(int y, int mo, int d, int h, int mi, int s)
 {
-	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+	/* A log's lines are mostly of one day: its days are kept. */
+	static __thread int last_date = -1;
+	static __thread int64_t last_days;
+	int date = (y * 16 + mo) * 32 + d;
+
+	if (date != last_date) {
+		last_days = days_from_civil(y, mo, d);
+		last_date = date;
+	}
+	return last_days * 86400 + h * 3600 + mi * 60 + s;
 }
+
+#define MONTH(a, b, c) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16)
 
 static int month_of(const unsigned char *p, const unsigned char *end)
 {
-	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const uint32_t names[12] = {
+		MONTH('J', 'a', 'n'), MONTH('F', 'e', 'b'), MONTH('M', 'a', 'r'),
+		MONTH('A', 'p', 'r'), MONTH('M', 'a', 'y'), MONTH('J', 'u', 'n'),
+		MONTH('J', 'u', 'l'), MONTH('A', 'u', 'g'), MONTH('S', 'e', 'p'),
+		MONTH('O', 'c', 't'), MONTH('N', 'o', 'v'), MONTH('D', 'e', 'c'),
+	};
+	uint32_t k;
 
 	if (end - p < 3)
 		return 0;
+	k = MONTH(p[0], p[1], p[2]);
 	for (int i = 0; i < 12; i++)
-		if (!memcmp(p, names + 3 * i, 3))
+		if (k == names[i])
 			return i + 1;
 	return 0;
 }
@@ -152,8 +170,8 @@ static bool syslog_at(const unsigned char *p, const unsigned char *end,
 {
 	int mo, d, h, mi, s;
 
-	if (end - p < 15 || !(mo = month_of(p, end)) || p[3] != ' ' ||
-	    p[6] != ' ' || p[9] != ':' || p[12] != ':' ||
+	if (end - p < 15 || p[3] != ' ' || p[6] != ' ' || p[9] != ':' ||
+	    p[12] != ':' || !(mo = month_of(p, end)) ||
 	    !digits(p + 7, end, 2, &h) || !digits(p + 10, end, 2, &mi) ||
 	    !digits(p + 13, end, 2, &s))
 		return false;

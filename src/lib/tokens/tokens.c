@@ -147,6 +147,13 @@ static bool line_label(const struct gh_tokens *t, const unsigned char *p,
 	} else if (!gh_time_of_line(&t->time, p, len, &when)) {
 		goto no_time;
 	}
+	/* Most lines fall in the last line's interval. */
+	if (room->last_label && when >= room->last_start &&
+	    when - room->last_start < t->time.per) {
+		*label = room->last_label;
+		*label_len = GH_TIME_LABEL + 1;
+		return true;
+	}
 	start = gh_time_start(&t->time, when);
 	if (!room->last_label || start != room->last_start) {
 		if (!key_room_take(room, GH_TIME_LABEL + 1))
@@ -339,11 +346,28 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				 ? gh_json_reader_new(t->time_json) : NULL;
 		if ((t->json && !json) || (t->time_json && !room.time_json))
 			ret = -1;
+		/* The per view: a run of lines of one interval (its label
+		 * written once: the same bytes) is added at once. */
+		struct gh_unit run = { NULL, 0, 0, 0 };
+
 		while (p < end && !ret) {
 			const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 			struct gh_unit u;
 
-			if (t->grouped) {
+			if (t->per && !t->grouped) {
+				if (!key_unit(t, json, p, (uint64_t)(nl - p),
+					      NULL, 0, &room, &u)) {
+					ret = -1;
+				} else if (u.p == run.p && u.len == run.len) {
+					run.n++;
+				} else {
+					if (run.n)
+						ret = gh_local_add_n(&l, run.p,
+								     run.len,
+								     run.n);
+					run = u;
+				}
+			} else if (t->grouped) {
 				struct unit_sink sink = { &l, NULL };
 
 				ret = grouped_line(t, json, p,
@@ -357,6 +381,8 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 			}
 			p = nl + 1;
 		}
+		if (!ret && run.n)
+			ret = gh_local_add_n(&l, run.p, run.len, run.n);
 		/* The local table points into the room until its end. */
 		if (gh_local_end(&l))
 			ret = -1;
