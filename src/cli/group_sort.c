@@ -26,6 +26,12 @@ struct group_key {
 
 size_t gh_group_len(const struct gpuhist_token *t)
 {
+	/* A label's tab is at 20 ("(no time)": 9), seen without a search. */
+	if (t->len > 20 && t->bytes[20] == '\t' && t->bytes[19] == 'Z')
+		return 20;
+	if (t->len > 9 && t->bytes[9] == '\t' && t->bytes[0] == '(')
+		return 9;
+
 	const unsigned char *tab = t->len ? memchr(t->bytes, '\t', t->len)
 					  : NULL;
 
@@ -117,15 +123,22 @@ static int by_interval(const void *a, const void *b)
 	return 0;
 }
 
+static int by_interval_p(const void *a, const void *b)
+{
+	return by_interval(*(struct interval *const *)a,
+			   *(struct interval *const *)b);
+}
+
 /* Sorts by interval alone; -1 when out of memory. */
 static int group_only(struct gpuhist_token *t, size_t n)
 {
-	size_t cap = 64, used = 0;
+	size_t cap = 64, used = 0, fresh_from = 0;
 	struct interval *table = calloc(cap, sizeof(*table));
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	struct interval **of = malloc((n ? n : 1) * sizeof(*of));
 	int ret = -1;
 
-	if (!table || !sorted)
+	if (!table || !sorted || !of)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t g[GROUP_WORDS];
@@ -152,6 +165,7 @@ static int group_only(struct gpuhist_token *t, size_t n)
 			free(table);
 			table = bigger;
 			cap *= 2;
+			fresh_from = i; /* those before point at the old */
 		}
 		h = hash_of(g) & (cap - 1);
 		while (table[h].used && memcmp(table[h].group, g, sizeof(g)))
@@ -162,34 +176,43 @@ static int group_only(struct gpuhist_token *t, size_t n)
 			used++;
 		}
 		table[h].count++;
+		of[i] = &table[h];      /* until the table grows */
 	}
-	/* The intervals in order, packed to the front, then where each
-	 * one's tokens start. */
-	size_t k = 0;
+	/* The interval of each token before the table's last growth found
+	 * again (the table grows while its first intervals come). */
+	for (size_t i = 0; i < fresh_from; i++) {
+		uint64_t g[GROUP_WORDS];
+		size_t h;
 
-	for (size_t i = 0; i < cap; i++)
+		pack(t[i].bytes, gh_group_len(&t[i]), g, GROUP_WORDS);
+		h = hash_of(g) & (cap - 1);
+		while (memcmp(table[h].group, g, sizeof(g)))
+			h = (h + 1) & (cap - 1);
+		of[i] = &table[h];
+	}
+	/* The intervals in time order (sorted as a list of pointers, the
+	 * table left in place), then where each one's tokens start. */
+	struct interval **order = malloc((used ? used : 1) * sizeof(*order));
+
+	if (!order)
+		goto out;
+	for (size_t i = 0, k = 0; i < cap; i++)
 		if (table[i].used)
-			table[k++] = table[i];
-	qsort(table, used, sizeof(*table), by_interval);
+			order[k++] = &table[i];
+	qsort(order, used, sizeof(*order), by_interval_p);
 	for (size_t i = 0, at = 0; i < used; i++) {
-		table[i].at = at;
-		at += table[i].count;
+		order[i]->at = at;
+		at += order[i]->count;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct interval probe;
-
-		pack(t[i].bytes, gh_group_len(&t[i]), probe.group,
-		     GROUP_WORDS);
-		struct interval *found = bsearch(&probe, table, used,
-						 sizeof(*table), by_interval);
-
-		sorted[found->at++] = t[i];
-	}
+	free(order);
+	for (size_t i = 0; i < n; i++)
+		sorted[of[i]->at++] = t[i];
 	memcpy(t, sorted, n * sizeof(*t));
 	ret = 0;
 out:
 	free(table);
 	free(sorted);
+	free(of);
 	return ret;
 }
 
