@@ -187,7 +187,8 @@ static bool prefixed_unit(struct key_room *room, const unsigned char *prefix,
 	}
 	if (!key_room_take(room, prefix_len + len))
 		return false;
-	memcpy(room->at, prefix, prefix_len);
+	if (prefix_len)
+		memcpy(room->at, prefix, prefix_len);
 	if (len)
 		memcpy(room->at + prefix_len, p, len);
 	u->p = room->at;
