@@ -16,7 +16,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 23
+plan 25
 
 for s in access syslog json app csv; do
 	"$LOGGEN" $s 2000000 41 >$s.log
@@ -123,6 +123,15 @@ printf '%s\n' "(no time) 7                     1   33.33%" \
 cut -c1-42 got >got.cut
 same_file "the table: an interval and its token a row" got.cut want
 
+# A line without a time whose unit looks like a label's end ("Z", a tab
+# after it): still of (no time), whole.
+printf 'abcdefghiZ\tfoo\nplain\n' >z.log
+"$GPUHIST" -f tsv --per=minute --lines z.log >got
+printf '%s\n' "input	interval	token	count" \
+	"z.log	(no time)	abcdefghiZ\\tfoo	1" "z.log	(no time)	plain	1" >want
+same_file "(no time) with a unit like a label's end: one interval, whole" \
+	got want
+
 # --merge: named, adopted, and refused for another interval.
 "$GPUHIST" -f json --per=minute --field=9 access.log >one.json
 "$GPUHIST" -f json --per=minute --field=9 app.log access.log >two.json
@@ -137,6 +146,11 @@ same_file "--merge with no view: per and the field adopted" got want
 rc=$?
 like "--merge --per=hour of results per minute: refused, exit 1" \
 	"$rc $(cat err)" '^1 .*field 9 per 60 s, but this merge.s is field 9 per 3600 s'
+sed 's/"interval": "2026-11-01T00:0/"interval": "2026-11-01X00:0/' one.json >bad.json
+"$GPUHIST" --merge --per=minute --field=9 bad.json >/dev/null 2>err
+rc=$?
+like "--merge of a row whose interval is no label: refused, exit 1" \
+	"$rc $(cat err)" '^1 .*the interval is neither'
 
 # Python: per= beside a view; keys are (interval, token) pairs.
 if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ]; then

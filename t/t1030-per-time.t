@@ -17,7 +17,7 @@ cd "$TMP" || exit 1
 if ! "$GPUHIST" --key=.a /dev/null >/dev/null 2>err; then
 	grep -q 'json-c' err && skip_all "built without json-c"
 fi
-plan 13
+plan 14
 
 oracle_per() { PYTHONPATH="$T_SRCDIR" python3 "$T_SRCDIR/timeoracle.py" "$@"; }
 rows() { "$GPUHIST" -f tsv "$@" | tail -n +2 | cut -f2-; }
@@ -79,6 +79,11 @@ rows --per=hour --time-field=2 -F , --time-format='%d.%m.%Y %H:%M:%S %z' \
 oracle_per --gaps --time-field 2 --separator , \
 	--time-format '%d.%m.%Y %H:%M:%S %z' 3600 fmt.csv >want
 same_file "--time-format on a --time-field, with %z" got want
+printf '%s\n' '"27.11.2026 10:00:01",a' '"27.11.2026 11:00:01",b' >quoted.csv
+rows --per=hour --time-field=1 -F , --time-format='%d.%m.%Y %H:%M:%S' \
+	quoted.csv >got
+printf '%s\n' "2026-11-27T10:00:00Z	1" "2026-11-27T11:00:00Z	1" >want
+same_file "--time-format inside double quotes" got want
 printf '%s\n' "Nov 27 10:00:00 host a" "Nov 27 11:00:00 host b" >fmt.syslog
 rows --per=hour --time-format='%b %d %H:%M:%S' --year=2024 fmt.syslog >got
 printf '%s\n' "2024-11-27T10:00:00Z	1" "2024-11-27T11:00:00Z	1" >want

@@ -118,6 +118,8 @@ def formatted(text, args):
 def text_time(f, args):
     """The time of a field's (or a JSON key's value's) text."""
     if getattr(args, "time_format", None):
+        if len(f) >= 2 and f[:1] == b'"' and f[-1:] == b'"':
+            f = f[1:-1]
         return formatted(f, args)
     m = EPOCH.fullmatch(f)
     if m:

@@ -26,11 +26,13 @@ struct group_key {
 
 size_t gh_group_len(const struct gpuhist_token *t)
 {
-	/* A label's tab is at 20 ("(no time)": 9), seen without a search. */
-	if (t->len > 20 && t->bytes[20] == '\t' && t->bytes[19] == 'Z')
-		return 20;
-	if (t->len > 9 && t->bytes[9] == '\t' && t->bytes[0] == '(')
+	/* A label's tab is at 20 ("(no time)": 9, and no label starts with
+	 * '('), seen without a search. */
+	if (t->len > 9 && !memcmp(t->bytes, "(no time)\t", 10))
 		return 9;
+	if (t->len > 20 && t->bytes[0] != '(' && t->bytes[20] == '\t' &&
+	    t->bytes[19] == 'Z')
+		return 20;
 
 	const unsigned char *tab = t->len ? memchr(t->bytes, '\t', t->len)
 					  : NULL;

@@ -696,9 +696,19 @@ static void per_label(long long t, char out[GH_PER_LABEL + 1])
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (!gmtime_r(&tt, &tm) ||
-	    !strftime(out, GH_PER_LABEL + 1, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	/* The year in four digits, as the library writes it (0999). */
+	if (!gmtime_r(&tt, &tm) || tm.tm_year + 1900 < 0 ||
+	    tm.tm_year + 1900 > 9999)
 		snprintf(out, GH_PER_LABEL + 1, "(no time)");
+	else {
+		char text[64];
+
+		snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02dZ",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec);
+		memcpy(out, text, GH_PER_LABEL);        /* 20 in years 0-9999 */
+		out[GH_PER_LABEL] = '\0';
+	}
 }
 
 /* --per: before the row in tb->t, an interval with no lines (1), or

@@ -172,14 +172,31 @@ static int join_parts(struct gh_json *r, struct entry *e)
 	return 0;
 }
 
+/* Whether [p, p + n) is an interval as gpuhist writes one: "(no time)",
+ * or a start "2026-11-27T10:00:00Z". */
+static bool is_label(const unsigned char *p, size_t n)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+
+	if (n == 9 && !memcmp(p, "(no time)", 9))
+		return true;
+	if (n != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (shape[i] == 'd' ? p[i] < '0' || p[i] > '9'
+				    : p[i] != (unsigned char)shape[i])
+			return false;
+	return true;
+}
+
 /* The row's interval, a tab, then its token, in e->token; 0, or -1
  * (refused). */
 static int with_interval(struct gh_json *r, struct entry *e)
 {
 	size_t n = e->interval_len, len = n + 1 + e->token_len;
 
-	if (!n || memchr(e->interval, '\t', n))
-		return gh_json_refuse(r, "%s: counts[%llu]: the interval is empty or holds a tab",
+	if (!is_label(e->interval, n))
+		return gh_json_refuse(r, "%s: counts[%llu]: the interval is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
 				      e->where, (unsigned long long)e->rows);
 	if (len > e->token_cap) {
 		unsigned char *t = realloc(e->token, len);

@@ -261,8 +261,14 @@ bool gh_time_of_text(const struct gh_time_rule *rule,
 {
 	const unsigned char *to = from + len;
 
-	if (rule->format)
+	/* A format reads inside double quotes too, as the forms do. */
+	if (rule->format) {
+		if (to - from >= 2 && *from == '"' && to[-1] == '"') {
+			from++;
+			to--;
+		}
 		return format_at(rule, from, to, t);
+	}
 	/* One of the forms, or epoch seconds. */
 	if (epoch_of(from, to, t))
 		return true;
