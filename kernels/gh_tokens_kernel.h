@@ -116,13 +116,22 @@ cudaError_t gh_kernel_tokens_insert(const unsigned char *data, uint64_t from,
 				    const struct gh_tok_table *t,
 				    cudaStream_t stream);
 
+/* The arena's windows that a stamp may index: 2^GH_TOK_WINDOW_BITS bytes
+ * each. */
+#define GH_TOK_WINDOW_BITS 20
+
 /*
  * Writes each of t's slots' counts into its record and leaves the slots
  * zero: the arena, used[1] bytes of it, is then a list of the distinct
  * units, record after record.  Its counters are the caller's to read and
- * zero.  Queued on stream; the launch's error.
+ * zero.  With first and n (device memory, NULL for none; a word for each
+ * window of the used bytes, set to all ones and zeros before), each
+ * window's first record's place and how many records begin in it, so
+ * that threads may read the list from many places at once.  Queued on
+ * stream; the launch's error.
  */
 cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
+				   uint32_t *first, uint32_t *n,
 				   cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -14,7 +14,9 @@
 // every probe ends and every record fits.
 // stamp_counts: writes each ready slot's count into its record and zeroes
 // the slot, so the arena alone is the list of distinct units and the
-// table is ready for more without a memset.
+// table is ready for more without a memset; where asked, it also notes
+// each window's first record and how many begin there (atomicMin and
+// atomicAdd a slot).
 #include "gh_tokens_kernel.h"
 
 #define SEGMENT 32
@@ -200,7 +202,8 @@ __global__ void insert_units(const unsigned char *data, uint32_t from,
 	}
 }
 
-__global__ void stamp_counts(const struct gh_tok_table t)
+__global__ void stamp_counts(const struct gh_tok_table t, uint32_t *first,
+			     uint32_t *n)
 {
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
 
@@ -211,6 +214,12 @@ __global__ void stamp_counts(const struct gh_tok_table t)
 		if (!e.state)
 			continue;
 		((struct gh_tok_record *)(t.keys + e.at))->count = e.count;
+		if (first) {
+			uint32_t w = e.at >> GH_TOK_WINDOW_BITS;
+
+			atomicMin(&first[w], e.at);
+			atomicAdd(&n[w], 1u);
+		}
 		t.slots[i] = (struct gh_tok_entry){ 0, 0, 0, 0, 0, 0 };
 	}
 }
@@ -234,12 +243,13 @@ extern "C" cudaError_t gh_kernel_tokens_insert(const unsigned char *data,
 }
 
 extern "C" cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
+					      uint32_t *first, uint32_t *n,
 					      cudaStream_t stream)
 {
 	uint64_t blocks = t->n_slots / BLOCK < 4096 ? t->n_slots / BLOCK
 						     : 4096;
 
 	stamp_counts<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
-		*t);
+		*t, first, n);
 	return cudaGetLastError();
 }

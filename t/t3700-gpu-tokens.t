@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 40
+plan 45
 
 # check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
 check_gpu() {
@@ -109,6 +109,26 @@ rm -f both
 "$GPUHIST" --backend=gpu -v -t log 2>err >/dev/null
 ok "$(grep -q 'tokens counted on the device' err; echo $?)" \
 	"-v: the tokens are counted on the device"
+ok "$(grep -q 'handed to its counts whole' err; echo $?)" \
+	"-v: one device's table is handed to the counts whole"
+
+# An input's last table handed to its counts whole (gpu_tokens.c's
+# hand_over, tokens/adopted.c): against the tables emptied into the counts
+# as before, and where the counts may not take it.
+GPUHIST_GPU_TOKEN_KEEP=0 check_gpu "log, words, tables emptied into the counts, not handed over" \
+	words log -t log
+"$GPUHIST" -t -f tsv --backend=gpu log >kept.tsv
+GPUHIST_GPU_TOKEN_KEEP=0 "$GPUHIST" -t -f tsv --backend=gpu log >drained.tsv
+same_file "log, words: handed over equals emptied into the counts, byte for byte" \
+	kept.tsv drained.tsv
+python3 -c 'import random
+random.seed(3701)
+for _ in range(1000000): print("%040x" % random.getrandbits(160))' >wide
+check_gpu "a million distinct lines of 40 bytes under --memory=64M (64 MB of records: not taken, emptied as before)" \
+	lines wide --lines --memory=64M -T "$TMP" wide
+check_gpu "the same under --memory=1G (taken whole)" \
+	lines wide --lines --memory=1G wide
+rm -f wide
 
 # The CPU backend's output, byte for byte, over several inputs.
 "$GPUHIST" -t -f tsv --backend=cpu log.gz odd crlf >cpu.tsv

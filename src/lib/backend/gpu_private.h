@@ -41,6 +41,7 @@ struct gpu_tok_table {
 	struct gh_tokens *owner;    /* NULL: empty */
 	int owner_input;
 	unsigned char *window[2];
+	uint32_t *d_first, *d_n;    /* the arena's windows, when handed over */
 	pthread_t drainer;
 	bool draining;              /* drainer runs: the table is not filled */
 };
@@ -94,6 +95,8 @@ struct gpu_backend {
 	int tok_workers;            /* threads that add a table's units */
 	const char *tok_why;        /* why tokens are counted on the host */
 	uint64_t tok_window;        /* bytes of each of its windows */
+	bool tok_keep;              /* an input's last table handed to its
+				     * counts whole (gpu_tokens.c) */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;

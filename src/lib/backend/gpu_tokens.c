@@ -27,10 +27,19 @@
  * at least), so that emptying keeps pace with the stream and little is
  * left for the end; where they repeat, the whole of it, so that a repeat
  * is added once.
+ *
+ * With one device (and where the counts have room), the tables are kept
+ * whole for the input instead: larger, emptied only when full, and at an
+ * input's end its table is handed over, not added: its records are copied
+ * back once, with an index of where they lie, and the counts adopt them
+ * as the input's distinct tokens (tokens/adopted.c), so the host hashes
+ * only the units it counted itself (the chunks' joined ends, chunks the
+ * CPU took under auto) and those of tables emptied mid-input.
  */
 #include "config.h"
 
 #ifdef HAVE_CUDA
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +49,21 @@
 
 #include "gpu_private.h"
 #include "run_each.h"
+#include "tokens/adopted.h"
 #include "tokens/tokens.h"
 
 _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
 	       GH_TOK_LINES == GPUHIST_TOKENS_LINES &&
 	       GH_TOK_FIELD == GPUHIST_TOKENS_FIELD,
 	       "the kernels' views are gpuhist.h's");
+_Static_assert(sizeof(struct gh_tok_record) ==
+	       sizeof(struct gh_adopted_record) &&
+	       offsetof(struct gh_tok_record, count) ==
+	       offsetof(struct gh_adopted_record, count) &&
+	       offsetof(struct gh_tok_record, len) ==
+	       offsetof(struct gh_adopted_record, len) &&
+	       GH_TOK_WINDOW_BITS == GH_ADOPTED_WINDOW_BITS,
+	       "the kernels' records are those the counts adopt");
 
 /* Chunks larger than this count their tokens on the host: a 16 MiB
  * chunk needs tables of 16 Mi slots and 144 MiB of arena. */
@@ -61,6 +79,12 @@ _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
  * free memory; they shrink by halves to the fewest a chunk needs. */
 #define TOK_SLOTS ((uint64_t)16 << 20)
 #define TOK_ARENA ((uint64_t)256 << 20)
+/* Kept whole for an input: 64 Mi slots (2 GiB) and 2 GiB of records, so
+ * that a GiB of log of a distinct token a line stays on the device
+ * (csv's 18 M tokens take 1.3 GB of records); halved where the device
+ * has less room. */
+#define TOK_KEEP_SLOTS ((uint64_t)64 << 20)
+#define TOK_KEEP_ARENA ((uint64_t)1 << 31)
 /* The most: the kernels' places are 32-bit. */
 #define TOK_SLOTS_MAX ((uint64_t)1 << 30)
 #define TOK_ARENA_MAX ((uint64_t)1 << 31)
@@ -81,15 +105,18 @@ static uint64_t table_bytes(uint64_t slots, uint64_t keys)
 
 /* The table's slots and arena bytes for chunks of `chunk` bytes on the
  * current device; 0, or -1 where not even the fewest fit. */
-static int table_size(uint64_t chunk, uint64_t *slots, uint64_t *keys)
+static int table_size(uint64_t chunk, bool keep, uint64_t *slots,
+		      uint64_t *keys)
 {
 	uint64_t min_slots = gh_tok_table_slots(chunk);
 	uint64_t min_keys = gh_tok_arena_bytes_max(chunk);
+	uint64_t want_slots = keep ? TOK_KEEP_SLOTS : TOK_SLOTS;
+	uint64_t want_keys = keep ? TOK_KEEP_ARENA : TOK_ARENA;
 	const char *env = getenv("GPUHIST_GPU_TOKEN_TABLE");
 	size_t free_bytes = 0, total = 0;
 
-	*slots = TOK_SLOTS > min_slots ? TOK_SLOTS : min_slots;
-	*keys = TOK_ARENA > min_keys ? TOK_ARENA : min_keys;
+	*slots = want_slots > min_slots ? want_slots : min_slots;
+	*keys = want_keys > min_keys ? want_keys : min_keys;
 	/* For the tests: the fewest, emptied often. */
 	if (env && !strcmp(env, "min")) {
 		*slots = min_slots;
@@ -126,6 +153,11 @@ static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
 	    cudaMemset(t->dev.slots, 0, slots * sizeof(struct gh_tok_entry)) ||
 	    cudaMalloc((void **)&t->dev.keys, keys) ||
 	    cudaMalloc((void **)&t->dev.used, 2 * sizeof(*t->dev.used)) ||
+	    (gb->tok_keep &&
+	     (cudaMalloc((void **)&t->d_first, gh_adopted_windows(keys) *
+			 sizeof(*t->d_first)) ||
+	      cudaMalloc((void **)&t->d_n, gh_adopted_windows(keys) *
+			 sizeof(*t->d_n)))) ||
 	    cudaMemset(t->dev.used, 0, 2 * sizeof(*t->dev.used)) ||
 	    cudaMallocHost((void **)&t->h_used, 2 * sizeof(*t->h_used)))
 		return -1;
@@ -172,11 +204,18 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 	gb->tok_view = opts->tokens;
 	gb->tok_field = opts->field;
 	gb->tok_separator = opts->separator;
+	/* Tables kept whole for an input, one device's: several devices'
+	 * tables would each hold the input's repeats (not merged on the
+	 * devices yet).  GPUHIST_GPU_TOKEN_KEEP=0 turns it off (to
+	 * compare). */
+	const char *keep = getenv("GPUHIST_GPU_TOKEN_KEEP");
+
+	gb->tok_keep = gb->n_devices == 1 && !(keep && !strcmp(keep, "0"));
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
 		if (gh_gpu_use_device(d->id) != cudaSuccess ||
-		    table_size(chunk, &slots, &keys))
+		    table_size(chunk, gb->tok_keep, &slots, &keys))
 			goto out_of_memory;
 		d->tok_tables = calloc(2, sizeof(*d->tok_tables));
 		if (!d->tok_tables)
@@ -333,7 +372,8 @@ static int wait_table(struct gpu_backend *gb, struct gpu_device *d,
 static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
 		       uint64_t distinct, uint64_t units)
 {
-	int shift = distinct && units < 2 * distinct ? 3 : 0;
+	int shift = !t->gb->tok_keep && distinct && units < 2 * distinct ? 3
+									  : 0;
 	uint64_t slots = t->dev.n_slots / 2 >> shift;
 	uint64_t bytes = t->dev.key_bytes >> shift;
 	uint64_t chunk = t->gb->base.chunk_bytes;
@@ -374,7 +414,7 @@ static int drain(struct gpu_tok_table *t)
 	for (int s = 0; s < gb->n_streams && !err; s++)
 		err = cudaStreamWaitEvent(stream, t->retired[s], 0);
 	if (err ||
-	    (err = gh_kernel_tokens_stamp(&t->dev, stream)) ||
+	    (err = gh_kernel_tokens_stamp(&t->dev, NULL, NULL, stream)) ||
 	    (err = cudaMemcpyAsync(t->h_used, t->dev.used,
 				   2 * sizeof(*t->h_used),
 				   cudaMemcpyDeviceToHost, stream)) ||
@@ -433,6 +473,146 @@ static int drain(struct gpu_tok_table *t)
 	if (!ret)
 		set_limits(t->device, t, distinct, counted);
 	return ret;
+}
+
+/* Hands table t, whose launches are all queued before its `retired`
+ * events, to its owner whole: its records copied back once, with the
+ * index of their windows, for the owner's counts to adopt (no unit added
+ * to a host table).  0; 1 where the counts would not take them (t left
+ * as it was, for drain()); -1 with the error recorded. */
+/* A share of a window's bytes, copied out of pinned memory. */
+struct copy_task {
+	unsigned char *to;
+	const unsigned char *from;
+	uint64_t len;
+};
+
+static void *copy_share(void *arg)
+{
+	const struct copy_task *k = arg;
+
+	memcpy(k->to, k->from, k->len);
+	return NULL;
+}
+
+/* Copies table t's arena [0, bytes) into `to` (host memory of malloc's)
+ * through its pinned windows, the next window's copy under this one's
+ * move into `to` on several threads (the page faults of a fresh GiB were
+ * most of a copy straight into it: bench/NOTES.md); 0, or -1 with the
+ * error recorded. */
+static int copy_back(struct gpu_tok_table *t, unsigned char *to,
+		     uint64_t bytes)
+{
+	struct gpu_backend *gb = t->gb;
+	struct copy_task tasks[64];
+	uint64_t at = 0;
+	cudaError_t err;
+	int cur = 0;
+
+	if (bytes && copy_window(gb, t, cur, 0, bytes, t->stream))
+		return -1;
+	while (at < bytes) {
+		uint64_t len = bytes - at < gb->tok_window ? bytes - at
+							   : gb->tok_window;
+		uint64_t share = (uint64_t)1 << 20;
+		int n = (int)((len + share - 1) / share);
+
+		if ((err = cudaStreamSynchronize(t->stream)))
+			return gh_gpu_failed(&gb->base, "copying tokens back",
+					     err);
+		if (at + len < bytes &&
+		    copy_window(gb, t, !cur, at + len, bytes, t->stream))
+			return -1;
+		if (n > gb->tok_workers)
+			n = gb->tok_workers;
+		if (n > 64)
+			n = 64;
+		if (n < 1)
+			n = 1;
+		share = (len + (uint64_t)n - 1) / (uint64_t)n;
+		for (int k = 0; k < n; k++) {
+			uint64_t from = share * (uint64_t)k;
+
+			tasks[k] = (struct copy_task){
+				to + at + from, t->window[cur] + from,
+				from < len ? (len - from < share ? len - from
+								 : share)
+					   : 0 };
+		}
+		gh_run_each(n, copy_share, tasks, sizeof(tasks[0]));
+		at += len;
+		cur = !cur;
+	}
+	if ((err = cudaStreamSynchronize(t->stream)))
+		return gh_gpu_failed(&gb->base, "copying tokens back", err);
+	return 0;
+}
+
+static int hand_over(struct gpu_tok_table *t)
+{
+	struct gpu_backend *gb = t->gb;
+	cudaStream_t stream = t->stream;
+	struct gh_adopted a = { 0 };
+	uint64_t distinct, bytes;
+	cudaError_t err;
+
+	if (!t->owner)          /* empty */
+		return 0;
+	err = gh_gpu_use_device(t->device->id);
+	for (int s = 0; s < gb->n_streams && !err; s++)
+		err = cudaStreamWaitEvent(stream, t->retired[s], 0);
+	if (err ||
+	    (err = cudaMemcpyAsync(t->h_used, t->dev.used,
+				   2 * sizeof(*t->h_used),
+				   cudaMemcpyDeviceToHost, stream)) ||
+	    (err = cudaStreamSynchronize(stream)))
+		return gh_gpu_failed(&gb->base, "handing tokens over", err);
+	distinct = t->h_used[0];
+	bytes = t->h_used[1];
+	if (!distinct)          /* launches of no unit: nothing to empty */
+		return 0;
+	if (!gh_tokens_may_adopt(t->owner, bytes, distinct))
+		return 1;
+	a.windows = gh_adopted_windows(bytes);
+	if ((err = cudaMemsetAsync(t->d_first, 0xff, a.windows *
+				   sizeof(*t->d_first), stream)) ||
+	    (err = cudaMemsetAsync(t->d_n, 0, a.windows * sizeof(*t->d_n),
+				   stream)) ||
+	    (err = gh_kernel_tokens_stamp(&t->dev, t->d_first, t->d_n,
+					  stream)) ||
+	    (err = cudaMemsetAsync(t->dev.used, 0, 2 * sizeof(*t->h_used),
+				   stream)))
+		return gh_gpu_failed(&gb->base, "handing tokens over", err);
+	t->h_used[0] = t->h_used[1] = 0;
+	a.data = malloc(bytes ? bytes : 1);
+	a.first = malloc(a.windows * sizeof(*a.first));
+	a.n = malloc(a.windows * sizeof(*a.n));
+	if (!a.data || !a.first || !a.n) {
+		gh_adopted_free(&a);
+		cudaStreamSynchronize(stream);
+		return tokens_failed(gb, "out of host memory for the device's tokens");
+	}
+	a.bytes = bytes;
+	a.distinct = distinct;
+	if ((err = cudaMemcpyAsync(a.first, t->d_first, a.windows *
+				   sizeof(*a.first), cudaMemcpyDeviceToHost,
+				   stream)) ||
+	    (err = cudaMemcpyAsync(a.n, t->d_n, a.windows * sizeof(*a.n),
+				   cudaMemcpyDeviceToHost, stream))) {
+		gh_adopted_free(&a);
+		return gh_gpu_failed(&gb->base, "copying tokens back", err);
+	}
+	if (copy_back(t, a.data, bytes)) {
+		gh_adopted_free(&a);
+		return -1;
+	}
+	/* Taken: may_adopt said so, and only this table's hand-over adopts
+	 * for its input. */
+	if (gh_tokens_adopt(t->owner, &a)) {
+		gh_adopted_free(&a);
+		return tokens_failed(gb, "the device's tokens were not taken (an internal error)");
+	}
+	return 0;
 }
 
 static void *drain_main(void *arg)
@@ -581,6 +761,7 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 		struct gpu_device *d = &gb->devices[i];
 		struct gpu_tok_table *t;
 		cudaError_t err = cudaSuccess;
+		int kept = 1;
 
 		pthread_mutex_lock(&d->tok_lock);
 		/* A table of this input being emptied (or another's: only
@@ -601,7 +782,11 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 							    "retiring tokens",
 							    err);
 			t->slots_bound = t->bytes_bound = 0;
-			if (!ret && drain(t))
+			if (!ret && gb->tok_keep)
+				kept = hand_over(t);
+			if (!ret && kept > 0 && drain(t))
+				ret = -1;
+			if (kept < 0)
 				ret = -1;
 			t->owner = NULL;
 		}
@@ -614,9 +799,11 @@ void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 {
 	const struct gh_tok_table *t = &gb->devices[0].tok_tables[0].dev;
 
-	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records",
+	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s",
 		 (unsigned long long)t->n_slots,
-		 (unsigned long long)(t->key_bytes >> 20));
+		 (unsigned long long)(t->key_bytes >> 20),
+		 gb->tok_keep ? ", each input's handed to its counts whole"
+			      : "");
 }
 
 void gh_gpu_tokens_free(struct gpu_backend *gb)
@@ -634,6 +821,8 @@ void gh_gpu_tokens_free(struct gpu_backend *gb)
 			cudaFree(t->dev.slots);
 			cudaFree(t->dev.keys);
 			cudaFree(t->dev.used);
+			cudaFree(t->d_first);
+			cudaFree(t->d_n);
 			cudaFreeHost(t->h_used);
 			cudaFreeHost(t->window[0]);
 			cudaFreeHost(t->window[1]);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adopted.h"
 #include "counts.h"
 #include "run_each.h"
 #include "spill.h"
@@ -51,6 +52,10 @@ struct gh_counts {
 	bool overflow;                  /* a count passed 2^64-1 */
 	struct part *parts;
 	uint64_t n_parts, cap_parts;
+	/* distinct tokens counted elsewhere, listed at the end */
+	struct gh_adopted adopted;
+	const char *why;                /* a failure's reason, where not
+					 * the spill's or memory */
 	/* the tokens held in memory, and the result */
 	struct gpuhist_token *listed;
 	uint64_t n_listed, listed_total;
@@ -67,6 +72,8 @@ const char *gh_counts_error(const struct gh_counts *c)
 {
 	if (c->overflow)
 		return "a token's count, or all tokens' count, passes 2^64-1";
+	if (c->why)
+		return c->why;
 	return c->spill ? gh_spill_error(c->spill) : "out of memory";
 }
 
@@ -386,10 +393,11 @@ static int add_up(struct gh_counts *c, const struct gh_segments *from,
 	return ret;
 }
 
-/* Listing the tables' tokens: shards [from, to) into c->listed from
- * index at on. */
+/* Listing the tables' tokens: shards [from, to) into list from index
+ * at on. */
 struct lister {
 	struct gh_counts *c;
+	struct gpuhist_token *list;
 	int from, to;
 	uint64_t at;
 };
@@ -397,7 +405,7 @@ struct lister {
 static void *list_shards(void *arg)
 {
 	const struct lister *l = arg;
-	struct gpuhist_token *to = l->c->listed + l->at;
+	struct gpuhist_token *to = l->list + l->at;
 
 	for (int k = l->from; k < l->to; k++) {
 		const struct gh_token_table *t = &l->c->shard[k].table;
@@ -411,11 +419,12 @@ static void *list_shards(void *arg)
 	return NULL;
 }
 
-/* Lists the `used` tokens the tables hold into c->listed.  Millions of
+/* Lists the `used` tokens the tables hold into list.  Millions of
  * distinct tokens (an id on every line) made this a serial second at the
  * end of a run, most of it faulting in the new list's pages: threads list
  * a share of the shards each, into their own part of it. */
-static void list_tables(struct gh_counts *c, uint64_t used)
+static void list_tables(struct gh_counts *c, struct gpuhist_token *list,
+			uint64_t used)
 {
 	enum { MOST = 16 };
 	struct lister l[MOST];
@@ -429,7 +438,7 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 		/* Shards split so that each thread lists about used/n. */
 		uint64_t want = used / n * (uint64_t)(j + 1), mine = at;
 
-		l[j] = (struct lister){ c, k, k, at };
+		l[j] = (struct lister){ c, list, k, k, at };
 		while (l[j].to < SHARDS &&
 		       (j == n - 1 || mine < want))
 			mine += c->shard[l[j].to++].table.used;
@@ -437,7 +446,6 @@ static void list_tables(struct gh_counts *c, uint64_t used)
 		at = mine;
 	}
 	gh_run_each(n, list_shards, l, sizeof(l[0]));
-	c->n_listed = used;
 }
 
 /* a += b, false where it would pass 2^64-1 (then the count overflowed). */
@@ -451,12 +459,81 @@ static bool add_total(struct gh_counts *c, uint64_t *a, uint64_t b)
 	return true;
 }
 
+/* Whether a table has spilled. */
+static bool spilled(struct gh_counts *c)
+{
+	for (int k = 0; k < SHARDS; k++)
+		if (c->shard[k].spilled.n)
+			return true;
+	return false;
+}
+
+/* Adds the adopted tokens to the tables, as any others (which then spill
+ * as they need), and lets them go: where the tables spilled, a part on
+ * disk may hold an adopted token too, and parts must not meet.  0 or -1. */
+static int add_adopted(struct gh_counts *c)
+{
+	struct gh_adopted *a = &c->adopted;
+	struct gh_unit batch[1024];
+	uint64_t off = 0;
+	int m = 0, ret = 0;
+
+	while (!ret && off < a->bytes) {
+		struct gh_adopted_record *r = (void *)(a->data + off);
+
+		if (a->bytes - off < sizeof(*r) ||
+		    gh_adopted_record_bytes(r->len) > a->bytes - off) {
+			c->why = "the device's tokens are not whole";
+			return -1;
+		}
+		if (r->count)
+			batch[m++] = (struct gh_unit){
+				(const unsigned char *)(r + 1), r->len,
+				r->hash, r->count };
+		off += gh_adopted_record_bytes(r->len);
+		if (m == 1024 || (m && off >= a->bytes)) {
+			ret = gh_counts_add_hashed(c, batch, m);
+			m = 0;
+		}
+	}
+	gh_adopted_free(a);
+	return ret;
+}
+
+/* Lists the adopted tokens into list[0, a->distinct) (each the tables
+ * hold counted there: a hole); 0, or -1. */
+static int list_adopted(struct gh_counts *c, struct gpuhist_token *list,
+			uint64_t *total, uint64_t **holes, uint64_t *n_holes)
+{
+	struct gh_token_table *tables[SHARDS];
+
+	for (int k = 0; k < SHARDS; k++)
+		tables[k] = &c->shard[k].table;
+	switch (gh_adopted_list(&c->adopted, tables, list, total, holes,
+				n_holes)) {
+	case GH_ADOPTED_OK:
+		return 0;
+	case GH_ADOPTED_TORN:
+		c->why = "the device's tokens are not whole";
+		break;
+	case GH_ADOPTED_OVERFLOW:
+		note_overflow(c);
+		break;
+	case GH_ADOPTED_MEMORY:
+		break;
+	}
+	return -1;
+}
+
 int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 {
 	uint64_t used = 0, distinct = 0, total = 0, limit = c->memory / 2;
+	uint64_t adopted = 0, adopted_total = 0, *holes = NULL, n_holes = 0;
 
 	if (c->failed)
 		return -1;
+	if (c->adopted.data && spilled(c) && add_adopted(c))
+		return fail(c);
 	if (limit < MIN_LIMIT)
 		limit = MIN_LIMIT;
 	/* Each partition that spilled: the rest of it too, then added up. */
@@ -474,13 +551,24 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	}
 	for (int k = 0; k < SHARDS; k++)
 		used += c->shard[k].table.used;
+	if (c->adopted.data)
+		adopted = c->adopted.distinct;
 	free(c->listed);
-	c->listed = malloc((used ? used : 1) * sizeof(*c->listed));
+	c->listed = malloc((adopted + used ? adopted + used : 1) *
+			   sizeof(*c->listed));
 	if (!c->listed)
 		return fail(c);
-	list_tables(c, used);
+	/* The adopted first: those the tables hold are counted there
+	 * before the tables are listed. */
+	if (adopted &&
+	    list_adopted(c, c->listed, &adopted_total, &holes, &n_holes))
+		return fail(c);
+	list_tables(c, c->listed + adopted, used);
+	c->n_listed = gh_adopted_close_holes(c->listed, adopted + used,
+					     holes, n_holes);
+	free(holes);
 	distinct = c->n_listed;
-	c->listed_total = 0;
+	c->listed_total = adopted_total;
 	for (int k = 0; k < SHARDS; k++)
 		if (!add_total(c, &c->listed_total, c->shard[k].table.total))
 			return fail(c);
@@ -495,6 +583,31 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 		.token = c->n_parts ? NULL : c->listed };
 	*out = &c->result;
 	return 0;
+}
+
+int gh_counts_adopt(struct gh_counts *c, struct gh_adopted *a)
+{
+	int ret = 1;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->adopted.data && !c->failed &&
+	    gh_counts_may_adopt(c, a->bytes, a->distinct)) {
+		c->adopted = *a;
+		memset(a, 0, sizeof(*a));
+		ret = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+bool gh_counts_may_adopt(const struct gh_counts *c, uint64_t bytes,
+			 uint64_t distinct)
+{
+	/* Within half the limit, with their place in the result's list. */
+	return !c->memory ||
+	       (bytes <= c->memory / 2 &&
+		distinct <= (c->memory / 2 - bytes) /
+			    sizeof(struct gpuhist_token));
 }
 
 /* Reads a part back and hands it to fn: fn's return, or GH_COUNTS_UNREAD. */
@@ -589,6 +702,8 @@ void gh_counts_reset(struct gh_counts *c)
 	for (uint64_t i = 0; i < c->n_parts; i++)
 		gh_segments_free(&c->parts[i].segs);
 	c->n_parts = 0;
+	gh_adopted_free(&c->adopted);
+	c->why = NULL;
 	/* A new file: the old one's space goes back at once. */
 	gh_spill_free(c->spill);
 	c->spill = NULL;

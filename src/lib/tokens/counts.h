@@ -15,11 +15,13 @@
 #define GH_COUNTS_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpuhist.h"
 
 struct gh_counts;
+struct gh_adopted;
 
 /* The hash's top bits that name a token's table. */
 #define GH_COUNTS_TABLE_BITS 6
@@ -58,6 +60,18 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n);
  * adding them there grows nothing; 0, or -1 when out of memory. */
 int gh_counts_reserve(struct gh_counts *c, unsigned k, uint64_t units,
 		      uint64_t bytes);
+
+/* Takes a list of distinct tokens counted elsewhere (adopted.h; a
+ * device's table), which the result then holds besides the tables' (a
+ * token in both counted once): 0, and *a is emptied; 1 where it is not
+ * taken (one already was; it would pass half the memory limit), *a left
+ * as it was.  Safe beside adds. */
+int gh_counts_adopt(struct gh_counts *c, struct gh_adopted *a);
+
+/* Whether a list of `distinct` tokens in `bytes` bytes of records would
+ * be taken, as far as the memory limit goes. */
+bool gh_counts_may_adopt(const struct gh_counts *c, uint64_t bytes,
+			 uint64_t distinct);
 
 /* Adds up what spilled; then *out is the result (tokens NULL when it
  * spilled: read its parts with gh_counts_each), living as long as c.  0

@@ -143,6 +143,23 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 	return 0;
 }
 
+struct gh_token_entry *gh_token_table_find(const struct gh_token_table *t,
+					   const unsigned char *p,
+					   uint64_t len, uint64_t hash)
+{
+	if (!t->cap)
+		return NULL;
+	for (uint64_t k = hash & (t->cap - 1); t->slot[k].count;
+	     k = (k + 1) & (t->cap - 1)) {
+		struct gh_token_entry *e = &t->slot[k];
+
+		if (e->hash == hash && e->len == len &&
+		    gh_same_bytes(t->arena + e->at, p, len))
+			return e;
+	}
+	return NULL;
+}
+
 int gh_token_table_reserve(struct gh_token_table *t, uint64_t units,
 			   uint64_t bytes, uint64_t limit)
 {

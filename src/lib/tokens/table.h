@@ -95,6 +95,12 @@ int gh_token_table_add(struct gh_token_table *t, const unsigned char *p,
 		       uint64_t len, uint64_t hash, uint64_t n,
 		       uint64_t limit);
 
+/* The entry of the len bytes at p (their hash given), or NULL where the
+ * table holds none; it changes nothing. */
+struct gh_token_entry *gh_token_table_find(const struct gh_token_table *t,
+					   const unsigned char *p,
+					   uint64_t len, uint64_t hash);
+
 /* The memory it holds, in bytes. */
 uint64_t gh_token_table_bytes(const struct gh_token_table *t);
 

@@ -662,6 +662,17 @@ int gh_tokens_reserve(struct gh_tokens *t, unsigned k, uint64_t units,
 	return 0;
 }
 
+int gh_tokens_adopt(struct gh_tokens *t, struct gh_adopted *a)
+{
+	return gh_counts_adopt(t->counts, a);
+}
+
+bool gh_tokens_may_adopt(const struct gh_tokens *t, uint64_t bytes,
+			 uint64_t distinct)
+{
+	return gh_counts_may_adopt(t->counts, bytes, distinct);
+}
+
 int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		  const struct gpuhist_tokens **out)
 {

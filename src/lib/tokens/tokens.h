@@ -59,6 +59,13 @@ int gh_tokens_add(struct gh_tokens *t, struct gh_unit *units, int n);
 int gh_tokens_reserve(struct gh_tokens *t, unsigned k, uint64_t units,
 		      uint64_t bytes);
 
+/* Hands its counts the distinct units a device counted for the whole
+ * input (gh_counts_adopt): 0, or 1 where they are not taken. */
+int gh_tokens_adopt(struct gh_tokens *t, struct gh_adopted *a);
+/* Whether they would be taken (gh_counts_may_adopt). */
+bool gh_tokens_may_adopt(const struct gh_tokens *t, uint64_t bytes,
+			 uint64_t distinct);
+
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
  * what they make; then the input's tokens (in no order) are in
  * *out (living as long as t).  0, or -1 when a chunk is missing, memory
