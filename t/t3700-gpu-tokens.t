@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 45
+plan 47
 
 # check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
 check_gpu() {
@@ -152,10 +152,19 @@ is "--values on the GPU, 64 KiB chunks: Python's sort and sums" \
 # rest; the counts meet exactly.
 unset GPUHIST_GPU_ONLY
 yes 'abc def 123' | head -c $((12 * 200000000)) >big
-"$GPUHIST" -v --threads=1 -t -f tsv big >got 2>err
+"$GPUHIST" -v --threads=1 -t -f tsv big >got 2>err.words
 printf '%s\n' 'big	123	200000000' 'big	abc	200000000' 'big	def	200000000' >want
 sed 1d got | sort >got.rows
 same_file "2.4 GB of one line, words, auto: exact" got.rows want
+# Words and lines of a large file: the GPU alone (choose.c), the CPU
+# idle while it starts.
+ok "$(grep -q '^gpuhist: gpu backend' err.words && ! grep -q 'cpu backend' err.words; echo $?)" \
+	"2.4 GB, words, auto: the GPU alone"
+# A field is auto's usual share: the CPU while the GPU starts.
+"$GPUHIST" -v --threads=1 --field=2 -f tsv big >got 2>err
+printf '%s\n' 'big	def	200000000' >want
+sed 1d got >got.rows
+same_file "2.4 GB of one line, field 2, auto: exact" got.rows want
 set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err)
 diag "auto: ${1:-?} bytes on the CPU, ${2:-?} on the GPU"
 ok $([ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ]; echo $?) \

@@ -8,6 +8,24 @@
 #include "backends.h"
 #include "choose.h"
 
+/* Under a --memory of less than this the host counts the tokens: the
+ * device's tables are emptied through host memory it does not count. */
+#define TOK_MEMORY_LEAST ((uint64_t)64 << 20)
+
+const char *gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
+{
+	/* The kernels cut one field: a key of several is the host's. */
+	if (opts->n_fields > 1)
+		return "a key of several fields";
+	if (opts->tokens == GPUHIST_TOKENS_KEY)
+		return "a key of JSON lines";
+	if (opts->per)
+		return "counts per interval of time";
+	if (opts->memory && opts->memory < TOK_MEMORY_LEAST)
+		return "--memory under 64 MiB";
+	return NULL;
+}
+
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool unsized,
 				     char *why, size_t why_len)
@@ -15,10 +33,23 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 	struct gh_backend *b;
 	char reason[256] = "";
 	const char *which = "CPU";
-	bool large = file_bytes / (uint64_t)opts->threads >=
-		     GH_AUTO_GPU_BYTES_PER_THREAD;
+	bool words_or_lines = opts->tokens == GPUHIST_TOKENS_WORDS ||
+			      opts->tokens == GPUHIST_TOKENS_LINES;
+	uint64_t per_thread = words_or_lines && !gh_tokens_gpu_why_not(opts)
+			      ? GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD
+			      : GH_AUTO_GPU_BYTES_PER_THREAD;
+	bool large = file_bytes / (uint64_t)opts->threads >= per_thread;
 
-	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
+	if (opts->backend == GPUHIST_BACKEND_AUTO && large && words_or_lines &&
+	    !gh_tokens_gpu_why_not(opts)) {
+		/* The GPU alone, the CPU idle while it starts: the CPU's
+		 * share, counted into the host's tables, slowed the GPU's
+		 * start and the end more than it saved (bench/NOTES.md);
+		 * the CPU where no GPU starts. */
+		b = gh_backend_gpu_open(opts, reason, sizeof(reason));
+		if (!b)
+			b = gh_backend_cpu_open(opts, reason, sizeof(reason));
+	} else if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
 		b = gh_backend_auto_open(opts, large, false, reason,
 					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {

@@ -47,6 +47,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "choose.h"
 #include "gpu_private.h"
 #include "run_each.h"
 #include "tokens/adopted.h"
@@ -68,8 +69,6 @@ _Static_assert(sizeof(struct gh_tok_record) ==
 /* Chunks larger than this count their tokens on the host: a 16 MiB
  * chunk needs tables of 16 Mi slots and 144 MiB of arena. */
 #define TOK_CHUNK_MAX ((uint64_t)16 << 20)
-/* Under a --memory of less than this the host counts the tokens. */
-#define TOK_MEMORY_LEAST ((uint64_t)64 << 20)
 
 /* A table's size where the device has room: 16 Mi slots of 32 bytes and
  * an arena of 256 MiB (768 MiB in all, two a device), so that a log's
@@ -170,27 +169,11 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 {
 	uint64_t chunk = gb->base.chunk_bytes, slots, keys;
 
-	/* The kernels cut one field: a key of several is the host's. */
-	if (opts->n_fields > 1) {
-		gb->tok_why = "a key of several fields";
+	gb->tok_why = gh_tokens_gpu_why_not(opts);
+	if (gb->tok_why)
 		return -1;
-	}
-	if (opts->tokens == GPUHIST_TOKENS_KEY) {
-		gb->tok_why = "a key of JSON lines";
-		return -1;
-	}
-	if (opts->per) {
-		gb->tok_why = "counts per interval of time";
-		return -1;
-	}
 	if (chunk > TOK_CHUNK_MAX) {
 		gb->tok_why = "chunks over 16 MiB";
-		return -1;
-	}
-	/* The device's tables are emptied through host memory that
-	 * --memory does not count: under a tight limit the host counts. */
-	if (opts->memory && opts->memory < TOK_MEMORY_LEAST) {
-		gb->tok_why = "--memory under 64 MiB";
 		return -1;
 	}
 	gb->tok_why = "no room on the device";
