@@ -116,6 +116,15 @@ cudaError_t gh_kernel_tokens_insert(const unsigned char *data, uint64_t from,
 				    const struct gh_tok_table *t,
 				    cudaStream_t stream);
 
+/*
+ * Places each of from's slots (none being written) in to's (zeroed, more
+ * of them): a table grown, its records where they were.  Queued on
+ * stream; the launch's error.
+ */
+cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
+				    const struct gh_tok_table *to,
+				    cudaStream_t stream);
+
 /* The arena's windows that a stamp may index: 2^GH_TOK_WINDOW_BITS bytes
  * each. */
 #define GH_TOK_WINDOW_BITS 20

@@ -12,6 +12,7 @@
 // the same hash, length and bytes takes the count by an atomic add.  The
 // host keeps the table at most half full and the arena large enough, so
 // every probe ends and every record fits.
+// rehash_slots: a grown table's slots placed again in a larger array.
 // stamp_counts: writes each ready slot's count into its record and zeroes
 // the slot, so the arena alone is the list of distinct units and the
 // table is ready for more without a memset; where asked, it also notes
@@ -224,6 +225,31 @@ __global__ void stamp_counts(const struct gh_tok_table t, uint32_t *first,
 	}
 }
 
+__global__ void rehash_slots(const struct gh_tok_table from,
+			     const struct gh_tok_table to)
+{
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+	uint32_t mask = (uint32_t)(to.n_slots - 1);
+
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < from.n_slots; i += stride) {
+		struct gh_tok_entry e = from.slots[i];
+
+		if (!e.state)
+			continue;
+		// Units are distinct: the first free slot is the place; no
+		// one reads a slot's fields before the kernel ends.
+		for (uint32_t k = (uint32_t)e.hash & mask;; k = (k + 1) & mask)
+			if (atomicCAS(&to.slots[k].state, 0u, 2u) == 0u) {
+				to.slots[k].hash = e.hash;
+				to.slots[k].count = e.count;
+				to.slots[k].at = e.at;
+				to.slots[k].len = e.len;
+				break;
+			}
+	}
+}
+
 extern "C" cudaError_t gh_kernel_tokens_insert(const unsigned char *data,
 					       uint64_t from, uint64_t to,
 					       int view, int field,
@@ -251,5 +277,17 @@ extern "C" cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
 
 	stamp_counts<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
 		*t, first, n);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
+					       const struct gh_tok_table *to,
+					       cudaStream_t stream)
+{
+	uint64_t blocks = from->n_slots / BLOCK < 4096 ? from->n_slots / BLOCK
+							: 4096;
+
+	rehash_slots<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+		*from, *to);
 	return cudaGetLastError();
 }

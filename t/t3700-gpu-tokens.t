@@ -13,7 +13,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 47
+plan 51
 
 # check_gpu DESC VIEW PLAIN ARGS...: check_tokens on the GPU.
 check_gpu() {
@@ -92,6 +92,14 @@ GPUHIST_GPU_TOKEN_TABLE=min check_gpu "300000 distinct lines, tables emptied mid
 	lines distinct --lines --chunk-size=64k --threads=3 --memory=1M -T "$TMP" distinct
 GPUHIST_GPU_TOKEN_TABLE=min check_gpu "log, words, tables emptied mid-input, 4 KiB chunks, 2 devices" \
 	words log -t --chunk-size=4k --threads=3 --devices=0,0 log
+# ... or at their fewest and grown as they fill (one device: slots placed
+# again in twice as many, records copied into twice the room).
+GPUHIST_GPU_TOKEN_TABLE=min-grown check_gpu "300000 distinct lines, tables grown from their fewest, 64 KiB chunks" \
+	lines distinct --lines --chunk-size=64k distinct
+GPUHIST_GPU_TOKEN_TABLE=min-grown check_gpu "log, words, tables grown from their fewest, 4 KiB chunks, 3 readers" \
+	words log -t --chunk-size=4k --threads=3 log
+GPUHIST_GPU_TOKEN_TABLE=min-grown "$GPUHIST" -v --lines --chunk-size=64k --backend=gpu distinct 2>err >/dev/null
+ok "$(grep -q 'grown to 64 Mi slots' err; echo $?)" "-v: the tables grow"
 # Several inputs at once share the streams' tables: each input's units
 # go to it (a table is emptied into its input before another's chunk).
 cat distinct log >both
@@ -99,6 +107,10 @@ cat distinct log >both
 GPUHIST_GPU_TOKEN_TABLE=min "$GPUHIST" --lines -f tsv --total=never --backend=gpu \
 	--chunk-size=64k distinct log both distinct >gpu.tsv
 same_file "four inputs counted at once, tables emptied between them: the CPU backend's" \
+	gpu.tsv cpu.tsv
+GPUHIST_GPU_TOKEN_TABLE=min-grown "$GPUHIST" --lines -f tsv --total=never --backend=gpu \
+	--chunk-size=64k distinct log both distinct >gpu.tsv
+same_file "four inputs at once, tables grown and emptied between them: the CPU backend's" \
 	gpu.tsv cpu.tsv
 "$GPUHIST" -t -f tsv --backend=gpu --chunk-size=64k distinct log both distinct >gpu.tsv
 "$GPUHIST" -t -f tsv --backend=cpu distinct log both distinct >cpu.tsv

@@ -38,6 +38,8 @@ struct gpu_tok_table {
 	cudaEvent_t *retired;       /* a device stream's launches on it, done */
 	unsigned long long *h_used; /* pinned: its counters, when read */
 	uint64_t slots_bound, bytes_bound;  /* at most this many used */
+	uint64_t slots_limit, bytes_limit;  /* ... before it is emptied (or
+					     * grown); atomic */
 	struct gh_tokens *owner;    /* NULL: empty */
 	int owner_input;
 	unsigned char *window[2];
@@ -58,12 +60,11 @@ struct gpu_device {
 	unsigned long long *d_chars;    /* counting code points:
 					 * GPUHIST_CHAR_BINS for each */
 	/* Counting tokens (gpu_tokens.c): two tables, one filled while
-	 * the other is emptied; the lock keeps launches, bounds and owners;
-	 * the limits say how much a table takes before it is emptied. */
+	 * the other is emptied; the lock keeps launches, bounds, sizes and
+	 * owners. */
 	struct gpu_tok_table *tok_tables;
 	int tok_active;
 	pthread_mutex_t tok_lock;
-	uint64_t tok_slots_limit, tok_bytes_limit;
 	double start_secs;          /* its context, streams and chunks made
 				     * (for -v) */
 };
@@ -97,6 +98,7 @@ struct gpu_backend {
 	uint64_t tok_window;        /* bytes of each of its windows */
 	bool tok_keep;              /* an input's last table handed to its
 				     * counts whole (gpu_tokens.c) */
+	bool tok_grow;              /* a full table grown, not emptied */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;

@@ -28,13 +28,16 @@
  * left for the end; where they repeat, the whole of it, so that a repeat
  * is added once.
  *
- * With one device (and where the counts have room), the tables are kept
- * whole for the input instead: larger, emptied only when full, and at an
- * input's end its table is handed over, not added: its records are copied
- * back once, with an index of where they lie, and the counts adopt them
- * as the input's distinct tokens (tokens/adopted.c), so the host hashes
- * only the units it counted itself (the chunks' joined ends, chunks the
- * CPU took under auto) and those of tables emptied mid-input.
+ * With one device, the tables are kept whole for the input instead: a
+ * full one grows (its slots placed again in twice as many, its records
+ * copied into an arena twice as large, up to 64 Mi slots and 2 GiB) where
+ * the device has room, and is emptied only past that; and at an input's
+ * end its table is handed over, not added: its records are copied back
+ * once, with an index of where they lie, and the counts adopt them as the
+ * input's distinct tokens (tokens/adopted.c), so the host hashes only the
+ * units it counted itself (the chunks' joined ends, chunks the CPU took
+ * under auto) and those of tables emptied mid-input (and where the counts
+ * would not take them, past half of --memory, they are added as above).
  */
 #include "config.h"
 
@@ -78,10 +81,9 @@ _Static_assert(sizeof(struct gh_tok_record) ==
  * free memory; they shrink by halves to the fewest a chunk needs. */
 #define TOK_SLOTS ((uint64_t)16 << 20)
 #define TOK_ARENA ((uint64_t)256 << 20)
-/* Kept whole for an input: 64 Mi slots (2 GiB) and 2 GiB of records, so
- * that a GiB of log of a distinct token a line stays on the device
- * (csv's 18 M tokens take 1.3 GB of records); halved where the device
- * has less room. */
+/* Kept whole for an input, a table grows up to 64 Mi slots (2 GiB) and
+ * 2 GiB of records, so that a GiB of log of a distinct token a line
+ * stays on the device (csv's 18 M tokens take 1.3 GB of records). */
 #define TOK_KEEP_SLOTS ((uint64_t)64 << 20)
 #define TOK_KEEP_ARENA ((uint64_t)1 << 31)
 /* The most: the kernels' places are 32-bit. */
@@ -104,20 +106,18 @@ static uint64_t table_bytes(uint64_t slots, uint64_t keys)
 
 /* The table's slots and arena bytes for chunks of `chunk` bytes on the
  * current device; 0, or -1 where not even the fewest fit. */
-static int table_size(uint64_t chunk, bool keep, uint64_t *slots,
-		      uint64_t *keys)
+static int table_size(uint64_t chunk, uint64_t *slots, uint64_t *keys)
 {
 	uint64_t min_slots = gh_tok_table_slots(chunk);
 	uint64_t min_keys = gh_tok_arena_bytes_max(chunk);
-	uint64_t want_slots = keep ? TOK_KEEP_SLOTS : TOK_SLOTS;
-	uint64_t want_keys = keep ? TOK_KEEP_ARENA : TOK_ARENA;
 	const char *env = getenv("GPUHIST_GPU_TOKEN_TABLE");
 	size_t free_bytes = 0, total = 0;
 
-	*slots = want_slots > min_slots ? want_slots : min_slots;
-	*keys = want_keys > min_keys ? want_keys : min_keys;
-	/* For the tests: the fewest, emptied often. */
-	if (env && !strcmp(env, "min")) {
+	*slots = TOK_SLOTS > min_slots ? TOK_SLOTS : min_slots;
+	*keys = TOK_ARENA > min_keys ? TOK_ARENA : min_keys;
+	/* For the tests: the fewest, emptied often (min) or grown often
+	 * (min-grown). */
+	if (env && (!strcmp(env, "min") || !strcmp(env, "min-grown"))) {
 		*slots = min_slots;
 		*keys = min_keys;
 	}
@@ -139,6 +139,8 @@ static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
 	t->device = d;
 	t->dev.n_slots = slots;
 	t->dev.key_bytes = keys;
+	t->slots_limit = slots / 2;
+	t->bytes_limit = keys;
 	t->retired = calloc((size_t)gb->n_streams, sizeof(*t->retired));
 	if (!t->retired ||
 	    cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking))
@@ -153,9 +155,10 @@ static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
 	    cudaMalloc((void **)&t->dev.keys, keys) ||
 	    cudaMalloc((void **)&t->dev.used, 2 * sizeof(*t->dev.used)) ||
 	    (gb->tok_keep &&
-	     (cudaMalloc((void **)&t->d_first, gh_adopted_windows(keys) *
+	     (cudaMalloc((void **)&t->d_first,
+			 gh_adopted_windows(TOK_KEEP_ARENA) *
 			 sizeof(*t->d_first)) ||
-	      cudaMalloc((void **)&t->d_n, gh_adopted_windows(keys) *
+	      cudaMalloc((void **)&t->d_n, gh_adopted_windows(TOK_KEEP_ARENA) *
 			 sizeof(*t->d_n)))) ||
 	    cudaMemset(t->dev.used, 0, 2 * sizeof(*t->dev.used)) ||
 	    cudaMallocHost((void **)&t->h_used, 2 * sizeof(*t->h_used)))
@@ -193,19 +196,20 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 	 * compare). */
 	const char *keep = getenv("GPUHIST_GPU_TOKEN_KEEP");
 
+	const char *table = getenv("GPUHIST_GPU_TOKEN_TABLE");
+
 	gb->tok_keep = gb->n_devices == 1 && !(keep && !strcmp(keep, "0"));
+	gb->tok_grow = gb->tok_keep && !(table && !strcmp(table, "min"));
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
 		if (gh_gpu_use_device(d->id) != cudaSuccess ||
-		    table_size(chunk, gb->tok_keep, &slots, &keys))
+		    table_size(chunk, &slots, &keys))
 			goto out_of_memory;
 		d->tok_tables = calloc(2, sizeof(*d->tok_tables));
 		if (!d->tok_tables)
 			return -1;
 		pthread_mutex_init(&d->tok_lock, NULL);
-		d->tok_slots_limit = slots / 2;
-		d->tok_bytes_limit = keys;
 		for (int k = 0; k < 2; k++)
 			if (table_setup(gb, d, &d->tok_tables[k], slots, keys) ||
 			    cudaMallocHost((void **)&d->tok_tables[k].window[0],
@@ -349,14 +353,10 @@ static int wait_table(struct gpu_backend *gb, struct gpu_device *d,
 	return 0;
 }
 
-/* The limits of device d's tables after one was emptied of `distinct`
- * units that came `units` times: an eighth of a table where units seldom
- * repeat, but four chunks' bound at least. */
-static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
-		       uint64_t distinct, uint64_t units)
+/* Table t's limits, a 2^shift-th of its size, but four chunks' bound at
+ * least. */
+static void limit_table(struct gpu_tok_table *t, int shift)
 {
-	int shift = !t->gb->tok_keep && distinct && units < 2 * distinct ? 3
-									  : 0;
 	uint64_t slots = t->dev.n_slots / 2 >> shift;
 	uint64_t bytes = t->dev.key_bytes >> shift;
 	uint64_t chunk = t->gb->base.chunk_bytes;
@@ -374,8 +374,87 @@ static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
 		slots = t->dev.n_slots / 2;
 	if (bytes > t->dev.key_bytes)
 		bytes = t->dev.key_bytes;
-	__atomic_store_n(&d->tok_slots_limit, slots, __ATOMIC_RELAXED);
-	__atomic_store_n(&d->tok_bytes_limit, bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->slots_limit, slots, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->bytes_limit, bytes, __ATOMIC_RELAXED);
+}
+
+/* The limits of device d's tables after t was emptied of `distinct`
+ * units that came `units` times: an eighth of a table where units seldom
+ * repeat (with several devices; a table kept whole takes all it has). */
+static void set_limits(struct gpu_device *d, const struct gpu_tok_table *t,
+		       uint64_t distinct, uint64_t units)
+{
+	int shift = !t->gb->tok_keep && distinct && units < 2 * distinct ? 3
+									  : 0;
+
+	limit_table(&d->tok_tables[0], shift);
+	limit_table(&d->tok_tables[1], shift);
+}
+
+/* Grows device d's active table t, whose counters wait_table has just
+ * read (nothing counts on it), so that `slots` more units and `bytes`
+ * more record bytes fit: its slots doubled until they do (placed again)
+ * and its arena doubled (the records copied), up to TOK_KEEP_SLOTS and
+ * TOK_KEEP_ARENA, where a quarter of the device's free memory holds what
+ * it takes.  0 when they fit now; 1 where it cannot grow that far (t as
+ * it was: to be emptied); -1 with the error recorded. */
+static int grow(struct gpu_backend *gb, struct gpu_tok_table *t,
+		uint64_t slots, uint64_t bytes)
+{
+	struct gh_tok_table to = t->dev;
+	size_t free_bytes = 0, total = 0;
+	uint64_t more = 0;
+	cudaError_t err = cudaSuccess;
+
+	while (t->slots_bound + slots > to.n_slots / 2 &&
+	       to.n_slots < TOK_KEEP_SLOTS)
+		to.n_slots *= 2;
+	while (t->bytes_bound + bytes > to.key_bytes &&
+	       to.key_bytes < TOK_KEEP_ARENA)
+		to.key_bytes *= 2;
+	if (t->slots_bound + slots > to.n_slots / 2 ||
+	    t->bytes_bound + bytes > to.key_bytes)
+		return 1;
+	if (to.n_slots != t->dev.n_slots)
+		more += to.n_slots * sizeof(struct gh_tok_entry);
+	if (to.key_bytes != t->dev.key_bytes)
+		more += to.key_bytes;
+	if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess ||
+	    more > free_bytes / 4) {
+		cudaGetLastError();
+		return 1;
+	}
+	if (to.n_slots != t->dev.n_slots &&
+	    cudaMalloc((void **)&to.slots,
+		       to.n_slots * sizeof(struct gh_tok_entry)) != cudaSuccess) {
+		cudaGetLastError();
+		return 1;
+	}
+	if (to.key_bytes != t->dev.key_bytes &&
+	    cudaMalloc((void **)&to.keys, to.key_bytes) != cudaSuccess) {
+		cudaGetLastError();
+		if (to.slots != t->dev.slots)
+			cudaFree(to.slots);
+		return 1;
+	}
+	if (to.slots != t->dev.slots &&
+	    ((err = cudaMemsetAsync(to.slots, 0, to.n_slots *
+				    sizeof(struct gh_tok_entry), t->stream)) ||
+	     (err = gh_kernel_tokens_rehash(&t->dev, &to, t->stream))))
+		return gh_gpu_failed(&gb->base, "growing the tokens' table", err);
+	if (to.keys != t->dev.keys && t->bytes_bound &&
+	    (err = cudaMemcpyAsync(to.keys, t->dev.keys, t->bytes_bound,
+				   cudaMemcpyDeviceToDevice, t->stream)))
+		return gh_gpu_failed(&gb->base, "growing the tokens' table", err);
+	if ((err = cudaStreamSynchronize(t->stream)))
+		return gh_gpu_failed(&gb->base, "growing the tokens' table", err);
+	if (to.slots != t->dev.slots)
+		cudaFree(t->dev.slots);
+	if (to.keys != t->dev.keys)
+		cudaFree(t->dev.keys);
+	t->dev = to;
+	limit_table(t, 0);
+	return 0;
 }
 
 /* Empties table t, whose launches are all queued before its `retired`
@@ -700,22 +779,25 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 			bytes = n + 31 * lines;
 	}
 	pthread_mutex_lock(&d->tok_lock);
-	slots_limit = __atomic_load_n(&d->tok_slots_limit, __ATOMIC_RELAXED);
-	bytes_limit = __atomic_load_n(&d->tok_bytes_limit, __ATOMIC_RELAXED);
 	t = &d->tok_tables[d->tok_active];
 	/* Another input's units go to it first. */
 	if (t->owner && (t->owner != ch->tokens || t->owner_input != input)) {
 		ret = retire(gb, d);
 		t = &d->tok_tables[d->tok_active];
 	}
-	/* Past the limit, by the bound?  Then ask the table, and retire it
-	 * if it is. */
+	slots_limit = __atomic_load_n(&t->slots_limit, __ATOMIC_RELAXED);
+	bytes_limit = __atomic_load_n(&t->bytes_limit, __ATOMIC_RELAXED);
+	/* Past the limit, by the bound?  Then ask the table, and grow it
+	 * (kept whole) or retire it if it is. */
 	if (!ret && (t->slots_bound + slots > slots_limit ||
 		     t->bytes_bound + bytes > bytes_limit) &&
 	    !(ret = wait_table(gb, d, t))) {
-		if (t->slots_bound + slots > slots_limit ||
-		    t->bytes_bound + bytes > bytes_limit) {
-			ret = retire(gb, d);
+		int grown = 1;
+
+		if ((t->slots_bound + slots > slots_limit ||
+		     t->bytes_bound + bytes > bytes_limit) &&
+		    (!gb->tok_grow || (grown = grow(gb, t, slots, bytes)))) {
+			ret = grown < 0 ? -1 : retire(gb, d);
 			t = &d->tok_tables[d->tok_active];
 		}
 	}
@@ -785,7 +867,7 @@ void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s",
 		 (unsigned long long)t->n_slots,
 		 (unsigned long long)(t->key_bytes >> 20),
-		 gb->tok_keep ? ", each input's handed to its counts whole"
+		 gb->tok_keep ? " (grown to 64 Mi slots and 2048 MiB at most), each input's handed to its counts whole"
 			      : "");
 }
 
