@@ -38,7 +38,8 @@ extern "C" {
 #define GH_TOK_LINES 2
 #define GH_TOK_FIELD 3
 
-/* A slot of the table: a distinct unit, its record at keys[at]. */
+/* A slot of the table: a distinct unit, its record at keys[8 * at] (a
+ * place in 8-byte words: arenas up to 32 GiB). */
 struct gh_tok_entry {
 	uint64_t hash;
 	uint64_t count;
@@ -64,7 +65,7 @@ GH_TOK_BOTH static inline uint64_t gh_tok_record_bytes(uint64_t len)
 }
 
 /* A table on the device: n_slots (a power of two) entries, an arena of
- * key_bytes (at most 2^31) for the records, and two counters, slots
+ * key_bytes (at most 2^35) for the records, and two counters, slots
  * claimed and arena bytes used, in used[0] and used[1]. */
 struct gh_tok_table {
 	struct gh_tok_entry *slots;
@@ -135,7 +136,8 @@ cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
  * units, record after record.  Its counters are the caller's to read and
  * zero.  With first and n (device memory, NULL for none; a word for each
  * window of the used bytes, set to all ones and zeros before), each
- * window's first record's place and how many records begin in it, so
+ * window's first record's place (in 8-byte words) and how many records
+ * begin in it, so
  * that threads may read the list from many places at once.  Queued on
  * stream; the launch's error.
  */

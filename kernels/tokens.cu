@@ -145,7 +145,7 @@ __device__ static void insert(const struct gh_tok_table t,
 				key[i / 8] = load_le(data + at + i,
 						     len - i < 8 ? len - i : 8);
 			e->hash = hash;
-			e->at = (uint32_t)place;
+			e->at = (uint32_t)(place >> 3);
 			e->len = len;
 			e->count = 1;
 			__threadfence();
@@ -158,7 +158,8 @@ __device__ static void insert(const struct gh_tok_table t,
 		// reading it: what it wrote before is seen, past any L1.
 		__threadfence();
 		if (e->hash == hash && e->len == len &&
-		    same_key((const uint64_t *)(t.keys + e->at +
+		    same_key((const uint64_t *)(t.keys +
+						((uint64_t)e->at << 3) +
 						sizeof(struct gh_tok_record)),
 			     data + at, len)) {
 			atomicAdd((unsigned long long *)&e->count, 1ull);
@@ -214,9 +215,10 @@ __global__ void stamp_counts(const struct gh_tok_table t, uint32_t *first,
 
 		if (!e.state)
 			continue;
-		((struct gh_tok_record *)(t.keys + e.at))->count = e.count;
+		((struct gh_tok_record *)(t.keys + ((uint64_t)e.at << 3)))
+			->count = e.count;
 		if (first) {
-			uint32_t w = e.at >> GH_TOK_WINDOW_BITS;
+			uint32_t w = e.at >> (GH_TOK_WINDOW_BITS - 3);
 
 			atomicMin(&first[w], e.at);
 			atomicAdd(&n[w], 1u);

@@ -84,8 +84,8 @@ static struct gh_adopted list_of(const struct tc *tc, uint64_t n)
 			gh_token_hash(t->p, t->len), t->count,
 			(uint32_t)t->len, 0 };
 		memcpy(r + 1, t->p, t->len);
-		if (at < a.first[w])
-			a.first[w] = (uint32_t)at;
+		if (at >> 3 < a.first[w])
+			a.first[w] = (uint32_t)(at >> 3);
 		a.n[w]++;
 		at += gh_adopted_record_bytes(t->len);
 	}

@@ -30,7 +30,7 @@
  *
  * With one device, the tables are kept whole for the input instead: a
  * full one grows (its slots placed again in twice as many, its records
- * copied into an arena twice as large, up to 64 Mi slots and 2 GiB) where
+ * copied into an arena twice as large, up to 128 Mi slots and 8 GiB) where
  * the device has room, and is emptied only past that; and at an input's
  * end its table is handed over, not added: its records are copied back
  * once, with an index of where they lie, and the counts adopt them as the
@@ -81,14 +81,15 @@ _Static_assert(sizeof(struct gh_tok_record) ==
  * free memory; they shrink by halves to the fewest a chunk needs. */
 #define TOK_SLOTS ((uint64_t)16 << 20)
 #define TOK_ARENA ((uint64_t)256 << 20)
-/* Kept whole for an input, a table grows up to 64 Mi slots (2 GiB) and
- * 2 GiB of records, so that a GiB of log of a distinct token a line
- * stays on the device (csv's 18 M tokens take 1.3 GB of records). */
-#define TOK_KEEP_SLOTS ((uint64_t)64 << 20)
-#define TOK_KEEP_ARENA ((uint64_t)1 << 31)
-/* The most: the kernels' places are 32-bit. */
+/* Kept whole for an input, a table grows up to 128 Mi slots (4 GiB) and
+ * 8 GiB of records, where a quarter of the device's free memory holds
+ * them: a GiB of log of a distinct token a line takes 36 Mi slots and
+ * 1.3 GB of records (csv's 18 M tokens). */
+#define TOK_KEEP_SLOTS ((uint64_t)128 << 20)
+#define TOK_KEEP_ARENA ((uint64_t)8 << 30)
+/* The most: the kernels' places are 32-bit (in 8-byte words). */
 #define TOK_SLOTS_MAX ((uint64_t)1 << 30)
-#define TOK_ARENA_MAX ((uint64_t)1 << 31)
+#define TOK_ARENA_MAX ((uint64_t)1 << 35)
 /* The arena comes back in windows of this much (or of the largest
  * record, where more), two pinned buffers a table, pinned with the
  * tables at the start: pinned at an input's end they cost a run of
@@ -867,7 +868,7 @@ void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s",
 		 (unsigned long long)t->n_slots,
 		 (unsigned long long)(t->key_bytes >> 20),
-		 gb->tok_keep ? " (grown to 64 Mi slots and 2048 MiB at most), each input's handed to its counts whole"
+		 gb->tok_keep ? " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole"
 			      : "");
 }
 

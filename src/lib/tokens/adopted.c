@@ -130,7 +130,7 @@ static void *list_windows(void *arg)
 
 	for (uint64_t w = l->from; w < l->to_w && !l->fault; w++) {
 		uint64_t end = (w + 1) << GH_ADOPTED_WINDOW_BITS;
-		uint64_t off = a->first[w], seen = 0;
+		uint64_t off = (uint64_t)a->first[w] << 3, seen = 0;
 
 		if (a->first[w] == UINT32_MAX) {
 			if (a->n[w])

@@ -31,7 +31,8 @@ static inline uint64_t gh_adopted_record_bytes(uint64_t len)
 /* The records back to back in data[0, bytes), distinct tokens each; and,
  * so that threads may read them from many places at once, for each window
  * of 2^GH_ADOPTED_WINDOW_BITS bytes the place of the first record that
- * begins in it (UINT32_MAX: none) and how many begin in it. */
+ * begins in it, in 8-byte words (UINT32_MAX: none), and how many begin in
+ * it. */
 #define GH_ADOPTED_WINDOW_BITS 20
 struct gh_adopted {
 	unsigned char *data;
