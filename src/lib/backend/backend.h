@@ -125,6 +125,37 @@ struct gh_backend {
  * page-cached text a CPU thread counts 1.3-2.5 GB/s: below this the CPU is
  * done first (bench/NOTES.md). */
 #define GH_AUTO_GPU_BYTES_PER_THREAD ((uint64_t)512 << 20)
+/* Under auto, regular files of at least this many bytes a counting thread
+ * are counted by the GPU alone for words or lines it would count itself
+ * (below): 16 CPU threads count a GiB of a log's words or lines in
+ * 0.4-2.1 s, the GPU in 0.1-0.5 s once up, 0.45 s after its start (an
+ * H200 host; bench/NOTES.md); the GPU is ahead past 1.4-1.8 GiB on the
+ * shapes whose tokens repeat, and at once where they seldom do.  (A field
+ * of few values is counted as fast as bytes: its rule is theirs.) */
+#define GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD ((uint64_t)128 << 20)
+
+/* Under a --memory of less than this the host counts the tokens: the
+ * device's tables are emptied through host memory it does not count. */
+#define GH_TOK_MEMORY_LEAST ((uint64_t)64 << 20)
+
+/* Why the GPU would not count opts' tokens itself (NULL: it would, given
+ * chunks of 16 MiB at most and room on the device): a key of several
+ * fields or of JSON lines, counts per interval, a tight --memory. */
+static inline const char *
+gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
+{
+	/* The kernels cut one field: a key of several is the host's. */
+	if (opts->n_fields > 1)
+		return "a key of several fields";
+	if (opts->tokens == GPUHIST_TOKENS_KEY)
+		return "a key of JSON lines";
+	if (opts->per)
+		return "counts per interval of time";
+	if (opts->memory && opts->memory < GH_TOK_MEMORY_LEAST)
+		return "--memory under 64 MiB";
+	return NULL;
+}
+
 /* Under auto, a stream starts a GPU once readers have waited this long
  * within one second for the CPU to free a chunk: the CPU is behind. */
 #define GH_AUTO_BEHIND_SECS 0.010

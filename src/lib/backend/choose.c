@@ -8,24 +8,6 @@
 #include "backends.h"
 #include "choose.h"
 
-/* Under a --memory of less than this the host counts the tokens: the
- * device's tables are emptied through host memory it does not count. */
-#define TOK_MEMORY_LEAST ((uint64_t)64 << 20)
-
-const char *gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
-{
-	/* The kernels cut one field: a key of several is the host's. */
-	if (opts->n_fields > 1)
-		return "a key of several fields";
-	if (opts->tokens == GPUHIST_TOKENS_KEY)
-		return "a key of JSON lines";
-	if (opts->per)
-		return "counts per interval of time";
-	if (opts->memory && opts->memory < TOK_MEMORY_LEAST)
-		return "--memory under 64 MiB";
-	return NULL;
-}
-
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool unsized,
 				     char *why, size_t why_len)

@@ -50,7 +50,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "choose.h"
 #include "gpu_private.h"
 #include "run_each.h"
 #include "tokens/adopted.h"

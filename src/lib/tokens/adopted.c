@@ -14,10 +14,9 @@
 #include <unistd.h>
 
 #include "adopted.h"
-#include "counts.h"
 #include "run_each.h"
 
-#define TABLES (1 << GH_COUNTS_TABLE_BITS)
+#define TABLES_MAX GH_ADOPTED_TABLES_MAX
 /* Records from which they are listed on several threads, and the most. */
 #define PARALLEL ((uint64_t)1 << 16)
 #define THREADS 16
@@ -34,12 +33,13 @@ struct filter {
 	uint64_t mask;
 };
 
-static bool filter_new(struct filter *f, struct gh_token_table **tables)
+static bool filter_new(struct filter *f, struct gh_token_table **tables,
+		       int n_tables)
 {
 	uint64_t used = 0, size = (uint64_t)1 << 12;
 
 	f->bits = NULL;
-	for (int k = 0; k < TABLES; k++)
+	for (int k = 0; k < n_tables; k++)
 		used += tables[k]->used;
 	if (!used)
 		return true;
@@ -49,7 +49,7 @@ static bool filter_new(struct filter *f, struct gh_token_table **tables)
 	f->bits = calloc(size / 64, sizeof(uint64_t));
 	if (!f->bits)
 		return false;
-	for (int k = 0; k < TABLES; k++) {
+	for (int k = 0; k < n_tables; k++) {
 		const struct gh_token_table *t = tables[k];
 
 		for (uint64_t i = 0; t->used && i < t->cap; i++)
@@ -74,11 +74,12 @@ static inline bool filter_has(const struct filter *f, uint64_t hash)
 struct lister {
 	struct gh_adopted *a;
 	struct gh_token_table **tables;
+	int table_bits;
 	const struct filter *f;
 	struct gpuhist_token *to;
 	uint64_t from, to_w, at;
 	uint64_t total;                 /* counts listed */
-	uint64_t moved[TABLES];         /* counts added to each table */
+	uint64_t moved[TABLES_MAX];     /* counts added to each table */
 	uint64_t *hole, n_holes, cap_holes;     /* places left, ascending */
 	enum gh_adopted_fault fault;
 };
@@ -103,7 +104,7 @@ static bool add_hole(struct lister *l, uint64_t at)
 static bool counted_there(struct lister *l, struct gh_adopted_record *r,
 			  const unsigned char *key)
 {
-	unsigned k = gh_counts_table_of(r->hash);
+	unsigned k = (unsigned)(r->hash >> (64 - l->table_bits));
 	struct gh_token_entry *e;
 
 	if (!filter_has(l->f, r->hash))
@@ -173,6 +174,7 @@ static void *list_windows(void *arg)
 
 enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 				      struct gh_token_table **tables,
+				      int table_bits,
 				      struct gpuhist_token *to,
 				      uint64_t *total, uint64_t **holes,
 				      uint64_t *n_holes)
@@ -184,6 +186,7 @@ enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 		: cores > 1 ? (int)cores : 1;
 	enum gh_adopted_fault fault = GH_ADOPTED_OK;
 	uint64_t w = 0, at = 0, sum = 0;
+	int n_tables = 1 << table_bits;
 
 	*total = 0;
 	*holes = NULL;
@@ -194,13 +197,16 @@ enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 		sum += a->n[i];
 	if (sum != a->distinct)
 		return GH_ADOPTED_TORN;
-	if (!filter_new(&f, tables))
+	if (table_bits < 1 || n_tables > TABLES_MAX)
+		return GH_ADOPTED_MEMORY;       /* never: the counts' 64 */
+	if (!filter_new(&f, tables, n_tables))
 		return GH_ADOPTED_MEMORY;
 	/* Windows split so that each thread lists about distinct / n. */
 	for (int j = 0; j < n; j++) {
 		uint64_t want = a->distinct / n * (uint64_t)(j + 1), mine = at;
 
-		l[j] = (struct lister){ .a = a, .tables = tables, .f = &f,
+		l[j] = (struct lister){ .a = a, .tables = tables,
+					.table_bits = table_bits, .f = &f,
 					.to = to, .from = w, .to_w = w,
 					.at = at };
 		while (l[j].to_w < a->windows && (j == n - 1 || mine < want))
@@ -215,7 +221,7 @@ enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 			fault = GH_ADOPTED_OVERFLOW;
 		if (!fault)
 			*total += l[j].total;
-		for (int k = 0; k < TABLES && !fault; k++) {
+		for (int k = 0; k < n_tables && !fault; k++) {
 			if (tables[k]->total > UINT64_MAX - l[j].moved[k])
 				fault = GH_ADOPTED_OVERFLOW;
 			else

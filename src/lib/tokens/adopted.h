@@ -55,8 +55,12 @@ enum gh_adopted_fault {
 	GH_ADOPTED_MEMORY,
 };
 
+/* The most tables gh_adopted_list meets. */
+#define GH_ADOPTED_TABLES_MAX 64
+
 /* Lists a's tokens into to[0, a->distinct), in no order: a token that
- * tables[gh_counts_table_of(hash)] (of 64) holds has its count added
+ * tables[hash >> (64 - table_bits)] (of 2^table_bits, at most
+ * GH_ADOPTED_TABLES_MAX) holds has its count added
  * there (and to that table's total), its record's count set to 0 (so
  * that listing again adds it once), and leaves a hole, {NULL, 0, 0}, in
  * `to`.  *total is the sum of the counts listed; *holes (malloc'd, NULL
@@ -64,6 +68,7 @@ enum gh_adopted_fault {
  * tables at once, none writing the same entry (a's tokens are distinct). */
 enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 				      struct gh_token_table **tables,
+				      int table_bits,
 				      struct gpuhist_token *to,
 				      uint64_t *total, uint64_t **holes,
 				      uint64_t *n_holes);

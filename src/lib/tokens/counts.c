@@ -509,8 +509,8 @@ static int list_adopted(struct gh_counts *c, struct gpuhist_token *list,
 
 	for (int k = 0; k < SHARDS; k++)
 		tables[k] = &c->shard[k].table;
-	switch (gh_adopted_list(&c->adopted, tables, list, total, holes,
-				n_holes)) {
+	switch (gh_adopted_list(&c->adopted, tables, SHARD_BITS, list, total,
+				holes, n_holes)) {
 	case GH_ADOPTED_OK:
 		return 0;
 	case GH_ADOPTED_TORN:
