@@ -227,9 +227,25 @@ static int split(uint64_t hf, uint64_t ht, uint64_t lf, uint64_t lt,
 	return good;
 }
 
+/* Tokens [1, n) and one more of dots, so that their records take
+ * exactly `bytes` bytes: the last window ends where the records do. */
+static struct tc *filling(uint64_t n, uint64_t bytes)
+{
+	struct tc *t = tokens(1, n, 50);
+	uint64_t used = 0;
+
+	for (uint64_t i = 0; i + 1 < n; i++)
+		used += gh_adopted_record_bytes(t[i].len);
+	t[n - 1].len = bytes - used - sizeof(struct gh_adopted_record);
+	t[n - 1].count = 3;
+	t[n - 1].p = malloc(t[n - 1].len);
+	memset(t[n - 1].p, '.', t[n - 1].len);
+	return t;
+}
+
 int main(void)
 {
-	printf("1..10\n");
+	printf("1..12\n");
 	ok(split(0, 0, 0, 200000, 0, 1),
 	   "200000 listed tokens (threads), no host tokens: the list");
 	ok(split(100000, 300000, 0, 200000, 0, 1),
@@ -263,6 +279,38 @@ int main(void)
 		free(list[2].p);
 		free(host[0].p);
 		free(host[1].p);
+	}
+	/* Records of exactly 2 MiB, some of them the host's too. */
+	{
+		struct tc *list = filling(40000, 2 << 20);
+		struct tc *host = tokens(39000, 39100, 5);
+		struct gh_counts *c = gh_counts_new(0, NULL);
+		struct gh_adopted a = list_of(list, 40000);
+		const struct gpuhist_tokens *r;
+
+		ok(a.bytes == 2 << 20 && a.windows == 3 &&
+		   !add_host(c, host, 100) && !gh_counts_adopt(c, &a) &&
+		   !gh_counts_end(c, &r) &&
+		   same_sum(c, r, host, 100, list, 40000),
+		   "records of exactly 2 MiB (a last window where none begins), 100 tokens the host's too");
+		gh_counts_free(c);
+		free_tokens(list, 40000);
+		free_tokens(host, 100);
+	}
+	/* Counts that failed (a spill to a folder that is not there). */
+	{
+		struct tc *host = tokens(1, 100000, 5), *list = tokens(1, 10, 5);
+		struct gh_counts *c = gh_counts_new(1 << 20, "/nonexistent/gpuhist");
+		struct gh_adopted a = list_of(list, 9);
+
+		ok(add_host(c, host, 99999) &&
+		   !gh_counts_may_adopt(c, a.bytes, a.distinct) &&
+		   gh_counts_adopt(c, &a) == 1 && a.data,
+		   "counts that failed (a spill that could not be written): a list refused");
+		gh_adopted_free(&a);
+		gh_counts_free(c);
+		free_tokens(host, 99999);
+		free_tokens(list, 9);
 	}
 	/* An index that does not match its records. */
 	{

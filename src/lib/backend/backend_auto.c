@@ -53,6 +53,7 @@ struct auto_backend {
 	struct gh_backend *_Atomic gpu;    /* set once it is ready */
 	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
 	bool gpu_required;             /* --backend=gpu */
+	bool gpu_alone;                /* no CPU chunk while it starts */
 	_Atomic int found;             /* the start found a device (1), or
 					* none (-1); 0: not yet known */
 	char unusable_why[300];        /* "GPU backend unusable: ..." */
@@ -190,6 +191,19 @@ static int auto_begin(struct gh_backend *b, int readers, bool own)
 	return id;
 }
 
+/* Waits for the GPU's start to end: the GPU, or NULL where it did not
+ * start. */
+static struct gh_backend *wait_for_gpu(struct auto_backend *ab)
+{
+	const struct timespec ms = { 0, 1000000 };
+	struct gh_backend *gpu;
+
+	while (!(gpu = atomic_load(&ab->gpu)) &&
+	       !atomic_load(&ab->start_ended))
+		nanosleep(&ms, NULL);
+	return gpu;
+}
+
 static struct gh_chunk *auto_acquire(struct gh_backend *b)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
@@ -197,6 +211,14 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 	struct gh_chunk *c;
 	double t0, now;
 
+	/* Words or lines the GPU counts alone (choose.c): the CPU's only
+	 * where it did not start, or counts the tokens on the host. */
+	if (ab->gpu_alone) {
+		if (!gpu)
+			gpu = wait_for_gpu(ab);
+		if (gpu && !gpu->tokens)
+			gpu = NULL;
+	}
 	if (gpu && !atomic_load(&ab->gpu_broken)) {
 		c = gpu->ops->acquire(gpu);
 		if (c)
@@ -453,7 +475,8 @@ static const struct gh_backend_ops auto_ops = {
 
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 					bool start_now, bool gpu_required,
-					char *why, size_t why_len)
+					bool gpu_alone, char *why,
+					size_t why_len)
 {
 	struct auto_backend *ab = calloc(1, sizeof(*ab));
 
@@ -477,6 +500,7 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 	snprintf(ab->base.detail, sizeof(ab->base.detail), "%s",
 		 ab->cpu->detail);
 	ab->gpu_required = gpu_required;
+	ab->gpu_alone = gpu_alone && start_now;
 	if (start_now || (gpu_required && gh_backend_gpu_listed(opts) <= 0))
 		ask_for_gpu(ab);
 	else if (gpu_required)

@@ -26,9 +26,12 @@ int gh_backend_gpu_listed(const struct gpuhist_options *opts);
  * started at once (start_now) or when the CPU falls behind
  * (backend_auto.c); with gpu_required (--backend=gpu), also once the run
  * has gone on GH_GPU_LATE_START_SECS, and the run cannot count without
- * it. */
+ * it.  With gpu_alone (and start_now), no CPU chunk while the GPU starts:
+ * the GPU's once it is up where it counts the tokens itself, else the
+ * CPU's. */
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 					bool start_now, bool gpu_required,
-					char *why, size_t why_len);
+					bool gpu_alone, char *why,
+					size_t why_len);
 
 #endif

@@ -10,29 +10,27 @@
 
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool unsized,
-				     char *why, size_t why_len)
+				     int inputs, char *why, size_t why_len)
 {
 	struct gh_backend *b;
 	char reason[256] = "";
 	const char *which = "CPU";
 	bool words_or_lines = opts->tokens == GPUHIST_TOKENS_WORDS ||
 			      opts->tokens == GPUHIST_TOKENS_LINES;
-	uint64_t per_thread = words_or_lines && !gh_tokens_gpu_why_not(opts)
-			      ? GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD
-			      : GH_AUTO_GPU_BYTES_PER_THREAD;
-	bool large = file_bytes / (uint64_t)opts->threads >= per_thread;
+	/* Words or lines of one large file: the GPU alone, the CPU idle
+	 * while it starts (the CPU's share, counted into the host's
+	 * tables, slowed the GPU's start and the end more than it saved:
+	 * bench/NOTES.md); several inputs at once would take turns at one
+	 * table a device. */
+	bool alone = opts->backend == GPUHIST_BACKEND_AUTO && words_or_lines &&
+		     inputs == 1 && !gh_tokens_gpu_why_not(opts) &&
+		     file_bytes / (uint64_t)opts->threads >=
+		     GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD;
+	bool large = alone || file_bytes / (uint64_t)opts->threads >=
+			      GH_AUTO_GPU_BYTES_PER_THREAD;
 
-	if (opts->backend == GPUHIST_BACKEND_AUTO && large && words_or_lines &&
-	    !gh_tokens_gpu_why_not(opts)) {
-		/* The GPU alone, the CPU idle while it starts: the CPU's
-		 * share, counted into the host's tables, slowed the GPU's
-		 * start and the end more than it saved (bench/NOTES.md);
-		 * the CPU where no GPU starts. */
-		b = gh_backend_gpu_open(opts, reason, sizeof(reason));
-		if (!b)
-			b = gh_backend_cpu_open(opts, reason, sizeof(reason));
-	} else if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
-		b = gh_backend_auto_open(opts, large, false, reason,
+	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
+		b = gh_backend_auto_open(opts, large, false, alone, reason,
 					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {
 		/* The CPU counts while the GPU starts (backend_auto.c), unless
@@ -44,7 +42,7 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 			b = gh_backend_gpu_open(opts, reason, sizeof(reason));
 		else
 			b = gh_backend_auto_open(opts, large || unsized, true,
-						 reason, sizeof(reason));
+						 false, reason, sizeof(reason));
 		which = "GPU";
 	} else {
 		b = gh_backend_cpu_open(opts, reason, sizeof(reason));

@@ -10,19 +10,19 @@
 
 /*
  * The backend that opts->backend asks for.  For "auto": on regular files of
- * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread (or
- * GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD for words or lines the GPU counts:
- * then the GPU alone), the CPU until a GPU has started and then the GPU;
- * with inputs of unknown
- * size (unsized: streams), the CPU, and a GPU too if the CPU falls
- * behind; else the CPU alone.  (Where
- * no GPU can start, the CPU throughout.)  For "gpu": the CPU until a GPU
- * has started, and then the GPU.
+ * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
+ * CPU until a GPU has started and then the GPU; for words or lines of one
+ * file (of `inputs`) of GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD a thread or
+ * more that the GPU would count itself, the GPU alone once started (the
+ * CPU where it does not start); with inputs of unknown size (unsized:
+ * streams), the CPU, and a GPU too if the CPU falls behind; else the CPU
+ * alone.  (Where no GPU can start, the CPU throughout.)  For "gpu": the
+ * CPU until a GPU has started, and then the GPU.
  * NULL, with "GPU backend unusable: why" (or the CPU's) in why, when the
  * requested one cannot count.
  */
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 				     uint64_t file_bytes, bool unsized,
-				     char *why, size_t why_len);
+				     int inputs, char *why, size_t why_len);
 
 #endif

@@ -633,9 +633,18 @@ static int hand_over(struct gpu_tok_table *t)
 	bytes = t->h_used[1];
 	if (!distinct)          /* launches of no unit: nothing to empty */
 		return 0;
+	/* The host's memory first: without it the table is emptied into
+	 * the counts (a window at a time), not lost. */
 	if (!gh_tokens_may_adopt(t->owner, bytes, distinct))
 		return 1;
 	a.windows = gh_adopted_windows(bytes);
+	a.data = malloc(bytes);
+	a.first = malloc(a.windows * sizeof(*a.first));
+	a.n = malloc(a.windows * sizeof(*a.n));
+	if (!a.data || !a.first || !a.n) {
+		gh_adopted_free(&a);
+		return 1;
+	}
 	if ((err = cudaMemsetAsync(t->d_first, 0xff, a.windows *
 				   sizeof(*t->d_first), stream)) ||
 	    (err = cudaMemsetAsync(t->d_n, 0, a.windows * sizeof(*t->d_n),
@@ -643,17 +652,11 @@ static int hand_over(struct gpu_tok_table *t)
 	    (err = gh_kernel_tokens_stamp(&t->dev, t->d_first, t->d_n,
 					  stream)) ||
 	    (err = cudaMemsetAsync(t->dev.used, 0, 2 * sizeof(*t->h_used),
-				   stream)))
-		return gh_gpu_failed(&gb->base, "handing tokens over", err);
-	t->h_used[0] = t->h_used[1] = 0;
-	a.data = malloc(bytes ? bytes : 1);
-	a.first = malloc(a.windows * sizeof(*a.first));
-	a.n = malloc(a.windows * sizeof(*a.n));
-	if (!a.data || !a.first || !a.n) {
+				   stream))) {
 		gh_adopted_free(&a);
-		cudaStreamSynchronize(stream);
-		return tokens_failed(gb, "out of host memory for the device's tokens");
+		return gh_gpu_failed(&gb->base, "handing tokens over", err);
 	}
+	t->h_used[0] = t->h_used[1] = 0;
 	a.bytes = bytes;
 	a.distinct = distinct;
 	if ((err = cudaMemcpyAsync(a.first, t->d_first, a.windows *
@@ -668,12 +671,10 @@ static int hand_over(struct gpu_tok_table *t)
 		gh_adopted_free(&a);
 		return -1;
 	}
-	/* Taken: may_adopt said so, and only this table's hand-over adopts
-	 * for its input. */
-	if (gh_tokens_adopt(t->owner, &a)) {
-		gh_adopted_free(&a);
-		return tokens_failed(gb, "the device's tokens were not taken (an internal error)");
-	}
+	/* Taken, as may_adopt said, unless the counts failed since (their
+	 * own error is then the input's): the list is dropped. */
+	gh_tokens_adopt(t->owner, &a);
+	gh_adopted_free(&a);
 	return 0;
 }
 

@@ -70,6 +70,14 @@ static inline bool filter_has(const struct filter *f, uint64_t hash)
 	return f->bits && (f->bits[b >> 6] >> (b & 63) & 1);
 }
 
+/* A count found to belong to a host table's entry, added after the
+ * threads are done (other threads read the entries as they probe). */
+struct move {
+	struct gh_token_entry *e;
+	uint64_t n;
+	unsigned k;             /* its table */
+};
+
 /* One thread's windows [from, to), listed from to[at] on. */
 struct lister {
 	struct gh_adopted *a;
@@ -79,48 +87,41 @@ struct lister {
 	struct gpuhist_token *to;
 	uint64_t from, to_w, at;
 	uint64_t total;                 /* counts listed */
-	uint64_t moved[TABLES_MAX];     /* counts added to each table */
+	struct move *move;              /* one a hole */
 	uint64_t *hole, n_holes, cap_holes;     /* places left, ascending */
 	enum gh_adopted_fault fault;
 };
 
-static bool add_hole(struct lister *l, uint64_t at)
+/* Leaves a hole at `at`, with the move that made it (e NULL: none). */
+static bool add_hole(struct lister *l, uint64_t at, struct move m)
 {
 	if (l->n_holes == l->cap_holes) {
 		uint64_t cap = l->cap_holes ? 2 * l->cap_holes : 256;
 		uint64_t *h = realloc(l->hole, cap * sizeof(*h));
+		struct move *mv = h ? realloc(l->move, cap * sizeof(*mv)) : NULL;
 
-		if (!h)
+		if (h)
+			l->hole = h;
+		if (!mv)
 			return false;
-		l->hole = h;
+		l->move = mv;
 		l->cap_holes = cap;
 	}
+	l->move[l->n_holes] = m;
 	l->hole[l->n_holes++] = at;
 	return true;
 }
 
-/* Counts record r in the host's table that holds its token, if one does:
- * true then (its record's count is 0 after). */
-static bool counted_there(struct lister *l, struct gh_adopted_record *r,
-			  const unsigned char *key)
+/* The host table's entry of record r's token, where one holds it. */
+static struct gh_token_entry *entry_of(struct lister *l,
+				       const struct gh_adopted_record *r,
+				       const unsigned char *key)
 {
 	unsigned k = (unsigned)(r->hash >> (64 - l->table_bits));
-	struct gh_token_entry *e;
 
 	if (!filter_has(l->f, r->hash))
-		return false;
-	e = gh_token_table_find(l->tables[k], key, r->len, r->hash);
-	if (!e)
-		return false;
-	if (e->count > UINT64_MAX - r->count ||
-	    l->moved[k] > UINT64_MAX - r->count) {
-		l->fault = GH_ADOPTED_OVERFLOW;
-		return true;
-	}
-	e->count += r->count;
-	l->moved[k] += r->count;
-	r->count = 0;
-	return true;
+		return NULL;
+	return gh_token_table_find(l->tables[k], key, r->len, r->hash);
 }
 
 static void *list_windows(void *arg)
@@ -151,10 +152,18 @@ static void *list_windows(void *arg)
 				l->fault = GH_ADOPTED_TORN;
 				break;
 			}
-			if (!r->count || counted_there(l, r, key)) {
+			struct gh_token_entry *e = r->count
+						   ? entry_of(l, r, key) : NULL;
+
+			if (!r->count || e) {
+				struct move m = { e, r->count,
+					(unsigned)(r->hash >>
+						   (64 - l->table_bits)) };
+
 				l->to[at] = (struct gpuhist_token){ NULL, 0, 0 };
-				if (!add_hole(l, at))
+				if (!add_hole(l, at, m))
 					l->fault = GH_ADOPTED_MEMORY;
+				r->count = 0;
 			} else if (l->total > UINT64_MAX - r->count) {
 				l->fault = GH_ADOPTED_OVERFLOW;
 			} else {
@@ -221,11 +230,19 @@ enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 			fault = GH_ADOPTED_OVERFLOW;
 		if (!fault)
 			*total += l[j].total;
-		for (int k = 0; k < n_tables && !fault; k++) {
-			if (tables[k]->total > UINT64_MAX - l[j].moved[k])
+		/* The counts found in the host's tables, added there. */
+		for (uint64_t i = 0; i < l[j].n_holes && !fault; i++) {
+			const struct move *m = &l[j].move[i];
+
+			if (!m->e)
+				continue;
+			if (m->e->count > UINT64_MAX - m->n ||
+			    tables[m->k]->total > UINT64_MAX - m->n) {
 				fault = GH_ADOPTED_OVERFLOW;
-			else
-				tables[k]->total += l[j].moved[k];
+				break;
+			}
+			m->e->count += m->n;
+			tables[m->k]->total += m->n;
 		}
 		*n_holes += l[j].n_holes;
 	}
@@ -239,8 +256,10 @@ enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 			       l[j].n_holes * sizeof(**holes));
 		k += l[j].n_holes;
 	}
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < n; j++) {
 		free(l[j].hole);
+		free(l[j].move);
+	}
 	free(f.bits);
 	return fault;
 }

@@ -65,7 +65,7 @@ enum gh_adopted_fault {
  * that listing again adds it once), and leaves a hole, {NULL, 0, 0}, in
  * `to`.  *total is the sum of the counts listed; *holes (malloc'd, NULL
  * where none) the n_holes holes' places, ascending.  Threads read the
- * tables at once, none writing the same entry (a's tokens are distinct). */
+ * tables at once; the counts found there are added once they are done. */
 enum gh_adopted_fault gh_adopted_list(struct gh_adopted *a,
 				      struct gh_token_table **tables,
 				      int table_bits,

@@ -585,13 +585,23 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	return 0;
 }
 
+/* Within half the limit, with their place in the result's list. */
+static bool room_to_adopt(const struct gh_counts *c, uint64_t bytes,
+			  uint64_t distinct)
+{
+	return !c->memory ||
+	       (bytes <= c->memory / 2 &&
+		distinct <= (c->memory / 2 - bytes) /
+			    sizeof(struct gpuhist_token));
+}
+
 int gh_counts_adopt(struct gh_counts *c, struct gh_adopted *a)
 {
 	int ret = 1;
 
 	pthread_mutex_lock(&c->lock);
 	if (!c->adopted.data && !c->failed &&
-	    gh_counts_may_adopt(c, a->bytes, a->distinct)) {
+	    room_to_adopt(c, a->bytes, a->distinct)) {
 		c->adopted = *a;
 		memset(a, 0, sizeof(*a));
 		ret = 0;
@@ -600,14 +610,16 @@ int gh_counts_adopt(struct gh_counts *c, struct gh_adopted *a)
 	return ret;
 }
 
-bool gh_counts_may_adopt(const struct gh_counts *c, uint64_t bytes,
+bool gh_counts_may_adopt(struct gh_counts *c, uint64_t bytes,
 			 uint64_t distinct)
 {
-	/* Within half the limit, with their place in the result's list. */
-	return !c->memory ||
-	       (bytes <= c->memory / 2 &&
-		distinct <= (c->memory / 2 - bytes) /
-			    sizeof(struct gpuhist_token));
+	bool may;
+
+	pthread_mutex_lock(&c->lock);
+	may = !c->adopted.data && !c->failed &&
+	      room_to_adopt(c, bytes, distinct);
+	pthread_mutex_unlock(&c->lock);
+	return may;
 }
 
 /* Reads a part back and hands it to fn: fn's return, or GH_COUNTS_UNREAD. */
@@ -702,7 +714,10 @@ void gh_counts_reset(struct gh_counts *c)
 	for (uint64_t i = 0; i < c->n_parts; i++)
 		gh_segments_free(&c->parts[i].segs);
 	c->n_parts = 0;
+	/* The result's tokens may lie in the adopted records: gone too. */
 	gh_adopted_free(&c->adopted);
+	c->n_listed = 0;
+	c->result = (struct gpuhist_tokens){ 0 };
 	c->why = NULL;
 	/* A new file: the old one's space goes back at once. */
 	gh_spill_free(c->spill);

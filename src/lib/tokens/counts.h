@@ -64,13 +64,14 @@ int gh_counts_reserve(struct gh_counts *c, unsigned k, uint64_t units,
 /* Takes a list of distinct tokens counted elsewhere (adopted.h; a
  * device's table), which the result then holds besides the tables' (a
  * token in both counted once): 0, and *a is emptied; 1 where it is not
- * taken (one already was; it would pass half the memory limit), *a left
- * as it was.  Safe beside adds. */
+ * taken (one already was; the counts failed; it would pass half the
+ * memory limit), *a left as it was.  Safe beside adds. */
 int gh_counts_adopt(struct gh_counts *c, struct gh_adopted *a);
 
 /* Whether a list of `distinct` tokens in `bytes` bytes of records would
- * be taken, as far as the memory limit goes. */
-bool gh_counts_may_adopt(const struct gh_counts *c, uint64_t bytes,
+ * be taken now: none taken yet, the counts not failed, and within half
+ * the memory limit. */
+bool gh_counts_may_adopt(struct gh_counts *c, uint64_t bytes,
 			 uint64_t distinct);
 
 /* Adds up what spilled; then *out is the result (tokens NULL when it

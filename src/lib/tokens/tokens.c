@@ -667,7 +667,7 @@ int gh_tokens_adopt(struct gh_tokens *t, struct gh_adopted *a)
 	return gh_counts_adopt(t->counts, a);
 }
 
-bool gh_tokens_may_adopt(const struct gh_tokens *t, uint64_t bytes,
+bool gh_tokens_may_adopt(struct gh_tokens *t, uint64_t bytes,
 			 uint64_t distinct)
 {
 	return gh_counts_may_adopt(t->counts, bytes, distinct);

@@ -63,7 +63,7 @@ int gh_tokens_reserve(struct gh_tokens *t, unsigned k, uint64_t units,
  * input (gh_counts_adopt): 0, or 1 where they are not taken. */
 int gh_tokens_adopt(struct gh_tokens *t, struct gh_adopted *a);
 /* Whether they would be taken (gh_counts_may_adopt). */
-bool gh_tokens_may_adopt(const struct gh_tokens *t, uint64_t bytes,
+bool gh_tokens_may_adopt(struct gh_tokens *t, uint64_t bytes,
 			 uint64_t distinct);
 
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
