@@ -156,9 +156,9 @@ static int table_setup(struct gpu_backend *gb, struct gpu_device *d,
 	    cudaMalloc((void **)&t->dev.used, 2 * sizeof(*t->dev.used)) ||
 	    (gb->tok_keep &&
 	     (cudaMalloc((void **)&t->d_first,
-			 gh_adopted_windows(TOK_KEEP_ARENA) *
+			 gh_adopted_windows(TOK_ARENA_MAX) *
 			 sizeof(*t->d_first)) ||
-	      cudaMalloc((void **)&t->d_n, gh_adopted_windows(TOK_KEEP_ARENA) *
+	      cudaMalloc((void **)&t->d_n, gh_adopted_windows(TOK_ARENA_MAX) *
 			 sizeof(*t->d_n)))) ||
 	    cudaMemset(t->dev.used, 0, 2 * sizeof(*t->dev.used)) ||
 	    cudaMallocHost((void **)&t->h_used, 2 * sizeof(*t->h_used)))
@@ -410,7 +410,7 @@ static int grow(struct gpu_backend *gb, struct gpu_tok_table *t,
 	       to.n_slots < TOK_KEEP_SLOTS)
 		to.n_slots *= 2;
 	while (t->bytes_bound + bytes > to.key_bytes &&
-	       to.key_bytes < TOK_KEEP_ARENA)
+	       2 * to.key_bytes <= TOK_KEEP_ARENA)
 		to.key_bytes *= 2;
 	if (t->slots_bound + slots > to.n_slots / 2 ||
 	    t->bytes_bound + bytes > to.key_bytes)
