@@ -137,9 +137,8 @@ cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
  * zero.  With first and n (device memory, NULL for none; a word for each
  * window of the used bytes, set to all ones and zeros before), each
  * window's first record's place (in 8-byte words) and how many records
- * begin in it, so
- * that threads may read the list from many places at once.  Queued on
- * stream; the launch's error.
+ * begin in it, so that threads may read the list from many places at
+ * once.  Queued on stream; the launch's error.
  */
 cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
 				   uint32_t *first, uint32_t *n,

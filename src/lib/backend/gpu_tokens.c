@@ -457,6 +457,17 @@ static int grow(struct gpu_backend *gb, struct gpu_tok_table *t,
 	return 0;
 }
 
+/* Makes table t's device current and its stream wait for every launch
+ * on it (its `retired` events); CUDA's error. */
+static cudaError_t after_launches(struct gpu_tok_table *t)
+{
+	cudaError_t err = gh_gpu_use_device(t->device->id);
+
+	for (int s = 0; s < t->gb->n_streams && !err; s++)
+		err = cudaStreamWaitEvent(t->stream, t->retired[s], 0);
+	return err;
+}
+
 /* Empties table t, whose launches are all queued before its `retired`
  * events (recorded on every stream of its device), into its owner's
  * counts; 0, or -1 with the error recorded. */
@@ -472,10 +483,7 @@ static int drain(struct gpu_tok_table *t)
 
 	if (!t->owner)          /* empty */
 		return 0;
-	err = gh_gpu_use_device(t->device->id);
-	for (int s = 0; s < gb->n_streams && !err; s++)
-		err = cudaStreamWaitEvent(stream, t->retired[s], 0);
-	if (err ||
+	if ((err = after_launches(t)) ||
 	    (err = gh_kernel_tokens_stamp(&t->dev, NULL, NULL, stream)) ||
 	    (err = cudaMemcpyAsync(t->h_used, t->dev.used,
 				   2 * sizeof(*t->h_used),
@@ -537,11 +545,6 @@ static int drain(struct gpu_tok_table *t)
 	return ret;
 }
 
-/* Hands table t, whose launches are all queued before its `retired`
- * events, to its owner whole: its records copied back once, with the
- * index of their windows, for the owner's counts to adopt (no unit added
- * to a host table).  0; 1 where the counts would not take them (t left
- * as it was, for drain()); -1 with the error recorded. */
 /* A share of a window's bytes, copied out of pinned memory. */
 struct copy_task {
 	unsigned char *to;
@@ -610,6 +613,11 @@ static int copy_back(struct gpu_tok_table *t, unsigned char *to,
 	return 0;
 }
 
+/* Hands table t, whose launches are all queued before its `retired`
+ * events, to its owner whole: its records copied back once, with the
+ * index of their windows, for the owner's counts to adopt (no unit added
+ * to a host table).  0; 1 where the counts would not take them (t left
+ * as it was, for drain()); -1 with the error recorded. */
 static int hand_over(struct gpu_tok_table *t)
 {
 	struct gpu_backend *gb = t->gb;
@@ -620,10 +628,7 @@ static int hand_over(struct gpu_tok_table *t)
 
 	if (!t->owner)          /* empty */
 		return 0;
-	err = gh_gpu_use_device(t->device->id);
-	for (int s = 0; s < gb->n_streams && !err; s++)
-		err = cudaStreamWaitEvent(stream, t->retired[s], 0);
-	if (err ||
+	if ((err = after_launches(t)) ||
 	    (err = cudaMemcpyAsync(t->h_used, t->dev.used,
 				   2 * sizeof(*t->h_used),
 				   cudaMemcpyDeviceToHost, stream)) ||
