@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 52
+plan 55
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -181,6 +181,31 @@ for k, n in rows[:top]:
 print("ties\t(other)\t%d" % sum(n for _, n in rows[top:]))
 PY
 	same_file "--top=$top among many equal counts: Python's sorted(...)[:$top]" got want
+done
+
+# --top of 700,000 distinct tokens: picked on several threads (each a
+# share's commonest, then the commonest of those), or on one: Python's
+# sort either way.
+python3 -c 'import random
+r = random.Random(41)
+w = ["%x" % r.getrandbits(r.choice((8, 24, 60, 130))) for _ in range(700000)]
+w += [r.choice(w[:2000]) for _ in range(30000)] + [r.choice(w) for _ in range(200000)]
+r.shuffle(w)
+print("\n".join(w))' >many
+for args in "7 --threads=4" "40000 --threads=8" "7 --threads=1"; do
+	set -- $args
+	"$GPUHIST" -t --top=$1 -f tsv $2 many >got
+	python3 - many $1 <<'PY' >want
+import collections, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+top = int(sys.argv[2])
+print("input\ttoken\tcount")
+for k, n in rows[:top]:
+    print("many\t%s\t%d" % (k.decode(), n))
+print("many\t(other)\t%d" % sum(n for _, n in rows[top:]))
+PY
+	same_file "--top=$1 of 700,000 distinct tokens, $2: Python's sorted(...)[:$1]" got want
 done
 
 # json of one input: the total's rows are the input's, printed again from

@@ -32,6 +32,7 @@
 #include "msg.h"
 #include "report_tokens.h"
 #include "report_values_per.h"
+#include "token_order.h"
 #include "token_runs.h"
 
 /* An interval's label, "2026-11-27T10:00:00Z" (--per); and the most
@@ -43,104 +44,18 @@
  * its own, its counts below it. */
 #define LABEL_MAX 40
 
-static int by_bytes(const void *a, const void *b)
-{
-	const struct gpuhist_token *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = n ? memcmp(x->bytes, y->bytes, n) : 0;
-
-	return c ? c : x->len < y->len ? -1 : x->len > y->len;
-}
-
-/* A token as it is sorted: most frequent first, then by its bytes, whose
- * first 16 (big-endian, zero-padded) settle most ties without a look at
- * the bytes themselves. */
-struct sort_key {
-	uint64_t count;
-	uint64_t head[2];
-	const struct gpuhist_token *t;
-};
-
-static void key_of(const struct gpuhist_token *t, struct sort_key *k)
-{
-	unsigned char b[16] = { 0 };
-
-	if (t->len)
-		memcpy(b, t->bytes, t->len < 16 ? t->len : 16);
-	k->count = t->count;
-	for (int i = 0; i < 2; i++) {
-		k->head[i] = 0;
-		for (int j = 0; j < 8; j++)
-			k->head[i] = k->head[i] << 8 | b[8 * i + j];
-	}
-	k->t = t;
-}
-
-static int by_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	for (int i = 0; i < 2; i++)
-		if (x->head[i] != y->head[i])
-			return x->head[i] < y->head[i] ? -1 : 1;
-	if (x->t->len <= 16 || y->t->len <= 16)
-		return x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
-	return by_bytes(x->t, y->t);
-}
-
-static void swap_keys(struct sort_key *a, struct sort_key *b)
-{
-	struct sort_key t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* Puts the n most frequent keys (by_key's order) first, in no order:
- * quickselect, the pivot a middle one of three. */
-static void select_first(struct sort_key *k, size_t len, size_t n)
-{
-	size_t lo = 0, hi = len;        /* the n-th lies in [lo, hi) */
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2, last = hi - 1;
-
-		if (by_key(&k[mid], &k[lo]) < 0)
-			swap_keys(&k[mid], &k[lo]);
-		if (by_key(&k[last], &k[lo]) < 0)
-			swap_keys(&k[last], &k[lo]);
-		if (by_key(&k[last], &k[mid]) < 0)
-			swap_keys(&k[last], &k[mid]);
-		swap_keys(&k[mid], &k[last]);   /* the pivot, at the end */
-		size_t store = lo;
-
-		for (size_t i = lo; i < last; i++)
-			if (by_key(&k[i], &k[last]) < 0)
-				swap_keys(&k[i], &k[store++]);
-		swap_keys(&k[store], &k[last]);
-		if (store == n)
-			return;
-		if (store < n)
-			lo = store + 1;
-		else
-			hi = store;
-	}
-}
-
 /* The order rows are merged in when they did not fit in memory. */
 static int by_count(const struct gpuhist_token *a, const struct gpuhist_token *b)
 {
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
-	return by_bytes(a, b);
+	return gh_by_bytes(a, b);
 }
 
 static int by_bytes_order(const struct gpuhist_token *a,
 			  const struct gpuhist_token *b)
 {
-	return by_bytes(a, b);
+	return gh_by_bytes(a, b);
 }
 
 static int by_group(const struct gpuhist_token *a,
@@ -149,7 +64,7 @@ static int by_group(const struct gpuhist_token *a,
 	struct gpuhist_token x = { a->bytes, gh_group_len(a), 0 };
 	struct gpuhist_token y = { b->bytes, gh_group_len(b), 0 };
 
-	return by_bytes(&x, &y);
+	return gh_by_bytes(&x, &y);
 }
 
 /* Interval by interval (in time order: labels sort as their times do),
@@ -223,76 +138,11 @@ static int rows_next(struct rows *r, struct gpuhist_token *t)
 	return got;
 }
 
-/* Puts the n most frequent of a part's tokens, or of all, first (in no
- * order) and sorts them as shown; keys: a copy the caller frees, NULL when
- * out of memory. */
-static struct sort_key *keys_of(const struct gpuhist_token *t, size_t len)
-{
-	struct sort_key *keys = malloc((len ? len : 1) * sizeof(*keys));
-
-	if (keys)
-		for (size_t i = 0; i < len; i++)
-			key_of(&t[i], &keys[i]);
-	return keys;
-}
-
-/* Moves heap[i] down to its place in a heap of n whose root is the last
- * in by_key's order. */
-static void sift_down(struct sort_key *heap, size_t n, size_t i)
-{
-	for (;;) {
-		size_t last = i, l = 2 * i + 1, r = l + 1;
-
-		if (l < n && by_key(&heap[l], &heap[last]) > 0)
-			last = l;
-		if (r < n && by_key(&heap[r], &heap[last]) > 0)
-			last = r;
-		if (last == i)
-			return;
-		swap_keys(&heap[i], &heap[last]);
-		i = last;
-	}
-}
-
-/* The keys of the n first of len tokens in by_key's order, in no order (a
- * copy the caller frees; NULL when out of memory).  Fewer than all: one
- * pass keeping the best in a heap, so that picking the 20 commonest of
- * millions of tokens neither sorts nor copies them all. */
-static struct sort_key *best_keys(const struct gpuhist_token *t, size_t len,
-				  size_t n)
-{
-	struct sort_key *heap;
-
-	if (n >= len)
-		return keys_of(t, len);
-	heap = malloc((n ? n : 1) * sizeof(*heap));
-	if (!heap || !n)
-		return heap;
-	for (size_t i = 0; i < n; i++)
-		key_of(&t[i], &heap[i]);
-	for (size_t i = n / 2; i-- > 0;)
-		sift_down(heap, n, i);
-	for (size_t i = n; i < len; i++) {
-		struct sort_key k;
-
-		/* Behind the last kept, at a glance (by_key's ties are
-		 * by_bytes' order). */
-		if (t[i].count < heap[0].count ||
-		    (t[i].count == heap[0].count &&
-		     by_bytes(&t[i], heap[0].t) > 0))
-			continue;
-		key_of(&t[i], &k);
-		if (by_key(&k, &heap[0]) < 0) {
-			heap[0] = k;
-			sift_down(heap, n, 0);
-		}
-	}
-	return heap;
-}
 
 /* The --top commonest, kept across parts (their bytes copied). */
 struct best {
 	size_t top;
+	int threads;                /* --threads, for picking the top */
 	struct gpuhist_token *t;
 	size_t n;
 };
@@ -311,7 +161,8 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 {
 	struct best *b = ctx;
 	size_t n = part->distinct < b->top ? part->distinct : b->top;
-	struct sort_key *keys = best_keys(part->token, part->distinct, n);
+	struct gh_sort_key *keys = gh_best_keys(part->token, part->distinct, n,
+						 b->threads);
 	struct gpuhist_token *t = realloc(b->t, (b->n + n + 1) * sizeof(*t));
 
 	if (!keys || !t) {
@@ -337,14 +188,14 @@ static int keep_best(void *ctx, const struct gpuhist_tokens *part)
 	if (b->n <= b->top)
 		return 0;
 	/* Down to top again: the rest let go. */
-	keys = keys_of(b->t, b->n);
+	keys = gh_keys_of(b->t, b->n);
 	t = malloc(b->top * sizeof(*t));
 	if (!keys || !t) {
 		free(keys);
 		free(t);
 		return -1;
 	}
-	select_first(keys, b->n, b->top);
+	gh_select_first(keys, b->n, b->top);
 	for (size_t i = 0; i < b->n; i++)
 		if (i >= b->top)
 			free((void *)keys[i].t->bytes);
@@ -375,7 +226,7 @@ static void rows_failed(struct gh_report *rep, const char *fmt, ...)
 static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 {
 	struct gh_report *rep = ctx;
-	struct sort_key *keys = keys_of(part->token, part->distinct);
+	struct gh_sort_key *keys = gh_keys_of(part->token, part->distinct);
 	struct gpuhist_token *t = malloc((part->distinct ? part->distinct : 1) *
 					 sizeof(*t));
 	int ret = -1;
@@ -384,12 +235,12 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 		if (grouped(rep) && rep->sort != GH_SORT_BIN) {
 			memcpy(t, part->token, part->distinct * sizeof(*t));
 		} else {
-			qsort(keys, part->distinct, sizeof(*keys), by_key);
+			qsort(keys, part->distinct, sizeof(*keys), gh_by_key);
 			for (size_t i = 0; i < part->distinct; i++)
 				t[i] = *keys[i].t;
 		}
 		if (rep->sort == GH_SORT_BIN)
-			qsort(t, part->distinct, sizeof(*t), by_bytes);
+			qsort(t, part->distinct, sizeof(*t), gh_by_bytes);
 		else if (grouped(rep) &&
 			 gh_group_sort(t, part->distinct, GH_GROUP_COUNT)) {
 			rows_failed(rep, "out of memory for the rows of the tokens");
@@ -423,7 +274,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	size_t top = grouped(rep) ? 0 : (size_t)rep->top;
 
 	*rows = (struct rows){ 0 };
-	*owned = (struct best){ .top = top };
+	*owned = (struct best){ .top = top,
+				.threads = rep->opts->lib.threads };
 	*has_other = top && top < tk->distinct;
 	*other = 0;
 	if (!tk->token && !top) {
@@ -462,7 +314,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		owned->top = 0;         /* the bytes are the result's */
 		owned->n = tk->distinct;
 		if (rep->sort == GH_SORT_BIN && !rep->values_per)
-			qsort(owned->t, owned->n, sizeof(*owned->t), by_bytes);
+			qsort(owned->t, owned->n, sizeof(*owned->t), gh_by_bytes);
 		else if (gh_group_sort(owned->t, owned->n, rep->values_per
 				       ? GH_GROUP_ONLY : GH_GROUP_COUNT)) {
 			free(owned->t);
@@ -489,7 +341,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		n = owned->n;
 	} else {
 		n = *has_other ? (size_t)rep->top : tk->distinct;
-		struct sort_key *keys = best_keys(tk->token, tk->distinct, n);
+		struct gh_sort_key *keys = gh_best_keys(tk->token, tk->distinct, n,
+						     rep->opts->lib.threads);
 
 		owned->t = malloc((n ? n : 1) * sizeof(*owned->t));
 		if (!keys || !owned->t) {
@@ -505,13 +358,13 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		owned->top = 0;         /* the bytes are the result's */
 	}
 	/* Only what is shown is sorted. */
-	struct sort_key *keys = keys_of(owned->t, n);
+	struct gh_sort_key *keys = gh_keys_of(owned->t, n);
 
 	if (!keys) {
 		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
-	qsort(keys, n, sizeof(*keys), by_key);
+	qsort(keys, n, sizeof(*keys), gh_by_key);
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 
 	if (!sorted) {
@@ -529,7 +382,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	owned->n = n;
 	*other = tk->total - shown;
 	if (rep->sort == GH_SORT_BIN)
-		qsort(sorted, n, sizeof(*sorted), by_bytes);
+		qsort(sorted, n, sizeof(*sorted), gh_by_bytes);
 	rows->array = sorted;
 	rows->n = n;
 	return 0;

@@ -1,0 +1,228 @@
+/* token_order.c - the order tokens are shown in (token_order.h) */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "token_order.h"
+
+int gh_by_bytes(const void *a, const void *b)
+{
+	const struct gpuhist_token *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = n ? memcmp(x->bytes, y->bytes, n) : 0;
+
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+static void key_of(const struct gpuhist_token *t, struct gh_sort_key *k)
+{
+	unsigned char b[16] = { 0 };
+
+	if (t->len)
+		memcpy(b, t->bytes, t->len < 16 ? t->len : 16);
+	k->count = t->count;
+	for (int i = 0; i < 2; i++) {
+		k->head[i] = 0;
+		for (int j = 0; j < 8; j++)
+			k->head[i] = k->head[i] << 8 | b[8 * i + j];
+	}
+	k->t = t;
+}
+
+int gh_by_key(const void *a, const void *b)
+{
+	const struct gh_sort_key *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	for (int i = 0; i < 2; i++)
+		if (x->head[i] != y->head[i])
+			return x->head[i] < y->head[i] ? -1 : 1;
+	if (x->t->len <= 16 || y->t->len <= 16)
+		return x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
+	return gh_by_bytes(x->t, y->t);
+}
+
+static void swap_keys(struct gh_sort_key *a, struct gh_sort_key *b)
+{
+	struct gh_sort_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Puts the n most frequent keys (gh_by_key's order) first, in no order:
+ * quickselect, the pivot a middle one of three. */
+void gh_select_first(struct gh_sort_key *k, size_t len, size_t n)
+{
+	size_t lo = 0, hi = len;        /* the n-th lies in [lo, hi) */
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+
+		if (gh_by_key(&k[mid], &k[lo]) < 0)
+			swap_keys(&k[mid], &k[lo]);
+		if (gh_by_key(&k[last], &k[lo]) < 0)
+			swap_keys(&k[last], &k[lo]);
+		if (gh_by_key(&k[last], &k[mid]) < 0)
+			swap_keys(&k[last], &k[mid]);
+		swap_keys(&k[mid], &k[last]);   /* the pivot, at the end */
+		size_t store = lo;
+
+		for (size_t i = lo; i < last; i++)
+			if (gh_by_key(&k[i], &k[last]) < 0)
+				swap_keys(&k[i], &k[store++]);
+		swap_keys(&k[store], &k[last]);
+		if (store == n)
+			return;
+		if (store < n)
+			lo = store + 1;
+		else
+			hi = store;
+	}
+}
+
+struct gh_sort_key *gh_keys_of(const struct gpuhist_token *t, size_t len)
+{
+	struct gh_sort_key *keys = malloc((len ? len : 1) * sizeof(*keys));
+
+	if (keys)
+		for (size_t i = 0; i < len; i++)
+			key_of(&t[i], &keys[i]);
+	return keys;
+}
+
+/* Moves heap[i] down to its place in a heap of n whose root is the last
+ * in gh_by_key's order. */
+static void sift_down(struct gh_sort_key *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t last = i, l = 2 * i + 1, r = l + 1;
+
+		if (l < n && gh_by_key(&heap[l], &heap[last]) > 0)
+			last = l;
+		if (r < n && gh_by_key(&heap[r], &heap[last]) > 0)
+			last = r;
+		if (last == i)
+			return;
+		swap_keys(&heap[i], &heap[last]);
+		i = last;
+	}
+}
+
+/* The heap pass: the keys of the n first of t[0, len) (n < len) in
+ * gh_by_key's order, into heap (n of them), in no order. */
+static void keep_first(const struct gpuhist_token *t, size_t len, size_t n,
+		       struct gh_sort_key *heap)
+{
+	for (size_t i = 0; i < n; i++)
+		key_of(&t[i], &heap[i]);
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(heap, n, i);
+	for (size_t i = n; i < len; i++) {
+		struct gh_sort_key k;
+
+		/* Behind the last kept, at a glance (gh_by_key's ties are
+		 * gh_by_bytes' order). */
+		if (t[i].count < heap[0].count ||
+		    (t[i].count == heap[0].count &&
+		     gh_by_bytes(&t[i], heap[0].t) > 0))
+			continue;
+		key_of(&t[i], &k);
+		if (gh_by_key(&k, &heap[0]) < 0) {
+			heap[0] = k;
+			sift_down(heap, n, 0);
+		}
+	}
+}
+
+/* A thread's share of the tokens: its n first, into keys. */
+struct share {
+	const struct gpuhist_token *t;
+	size_t len, n;
+	struct gh_sort_key *keys;
+};
+
+static void *first_of_share(void *arg)
+{
+	const struct share *s = arg;
+
+	keep_first(s->t, s->len, s->n, s->keys);
+	return NULL;
+}
+
+/* Shares of at least this many tokens, and of four times n. */
+#define SHARE_LEAST ((size_t)1 << 18)
+#define SHARES_MOST 64
+
+/* How many threads pick from len tokens: threads (0: every processor), as
+ * many as shares of SHARE_LEAST tokens and of 4 n go, SHARES_MOST at
+ * most. */
+static int shares_for(size_t len, size_t n, int threads)
+{
+	size_t least = 4 * n > SHARE_LEAST ? 4 * n : SHARE_LEAST;
+	size_t most = len / least;
+
+	if (threads <= 0) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+		threads = online > 0 ? (int)online : 1;
+	}
+	if (most > SHARES_MOST)
+		most = SHARES_MOST;
+	return (size_t)threads < most ? threads : (int)(most ? most : 1);
+}
+
+/* The keys of the n first of len tokens in gh_by_key's order, in no order (a
+ * copy the caller frees; NULL when out of memory).  Fewer than all: one
+ * pass keeping the best in a heap, so that picking the 20 commonest of
+ * millions of tokens neither sorts nor copies them all; the pass over
+ * millions is split among threads (each share's n first, then the n first
+ * of those: the order is total, so the same n), since one thread took a
+ * third of a GiB of CSV's whole time on the GPU (bench/NOTES.md). */
+struct gh_sort_key *gh_best_keys(const struct gpuhist_token *t, size_t len,
+				 size_t n, int threads)
+{
+	struct gh_sort_key *heap, *keys;
+	struct share shares[SHARES_MOST];
+	pthread_t tid[SHARES_MOST];
+	bool started[SHARES_MOST] = { false };
+	int k = shares_for(len, n, threads);
+
+	if (n >= len)
+		return gh_keys_of(t, len);
+	heap = malloc((n ? n : 1) * sizeof(*heap));
+	if (!heap || !n)
+		return heap;
+	if (k < 2 || !(keys = malloc((size_t)k * n * sizeof(*keys)))) {
+		keep_first(t, len, n, heap);
+		return heap;
+	}
+	for (int i = 0; i < k; i++) {
+		size_t from = len / (size_t)k * (size_t)i;
+		size_t to = i == k - 1 ? len : len / (size_t)k * (size_t)(i + 1);
+
+		shares[i] = (struct share){ t + from, to - from, n,
+					    keys + (size_t)i * n };
+	}
+	/* Each share holds 4 n at least: n keys each. */
+	for (int i = 1; i < k; i++)
+		started[i] = !pthread_create(&tid[i], NULL, first_of_share,
+					     &shares[i]);
+	first_of_share(&shares[0]);
+	for (int i = 1; i < k; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			first_of_share(&shares[i]);
+	}
+	gh_select_first(keys, (size_t)k * n, n);
+	memcpy(heap, keys, n * sizeof(*heap));
+	free(keys);
+	return heap;
+}
