@@ -11,7 +11,10 @@
 // add, and the slot published (state 2) after a fence; a ready slot with
 // the same hash, length and bytes takes the count by an atomic add.  The
 // host keeps the table at most half full and the arena large enough, so
-// every probe ends and every record fits.
+// every probe ends and every record fits.  A long unit (past SHORT bytes:
+// most lines, a JSON line's or a CSV row's long words) is left by its lane
+// to the whole warp, which finds its end, hashes, writes and compares it 8
+// bytes a lane.
 // rehash_slots: a grown table's slots placed again in a larger array.
 // stamp_counts: writes each ready slot's count into its record and zeroes
 // the slot, so the arena alone is the list of distinct units and the
@@ -22,6 +25,9 @@
 
 #define SEGMENT 32
 #define BLOCK 256
+// A unit is long past SHORT bytes: its warp counts it together.
+#define SHORT 64
+#define FULL_WARP 0xffffffffu
 
 static_assert(sizeof(struct gh_tok_entry) == 32, "entries are 32 bytes");
 static_assert(sizeof(struct gh_tok_record) == 24, "records begin with 24 bytes");
@@ -168,39 +174,242 @@ __device__ static void insert(const struct gh_tok_table t,
 	}
 }
 
+// Whether c ends a unit of view (words: a separator; lines: a newline).
+__device__ static bool unit_end(unsigned char c, int view)
+{
+	return view == GH_TOK_WORDS ? word_sep(c) : c == '\n';
+}
+
+// The length of the unit at data[at], found by the whole warp, 256 bytes
+// a step (8 a lane); bytes from to on count as its end (the unit ends
+// before to: the range ends with a boundary).  Every lane calls it with
+// the same at.
+__device__ static uint32_t warp_length(const unsigned char *data, uint32_t at,
+				       uint32_t to, int view, uint32_t lane)
+{
+	for (uint32_t base = at;; base += 8 * 32) {
+		uint32_t p = base + 8 * lane, found = 8;
+
+		for (uint32_t b = 0; b < 8; b++)
+			if (p + b >= to || unit_end(data[p + b], view)) {
+				found = b;
+				break;
+			}
+		unsigned ends = __ballot_sync(FULL_WARP, found < 8);
+
+		if (ends) {
+			uint32_t first = __ffs(ends) - 1;
+
+			return base + 8 * first +
+			       __shfl_sync(FULL_WARP, found, first) - at;
+		}
+	}
+}
+
+// token_hash of data[at, at + len), by the whole warp: each lane loads a
+// word of 8 bytes, and every lane runs the hash's chain over them in order,
+// taking each from its lane (the hash is a chain: each word's step needs
+// the last).  Every lane returns it.
+__device__ static uint64_t warp_hash(const unsigned char *data, uint32_t at,
+				     uint32_t len, uint32_t lane)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xc2b2ae3d27d4eb4full);
+	uint32_t words = (len + 7) / 8;
+
+	for (uint32_t w0 = 0; w0 < words; w0 += 32) {
+		uint32_t i = w0 + lane, k = words - w0 < 32 ? words - w0 : 32;
+		uint64_t mine = 0;
+
+		if (i < words)
+			mine = load_le(data + at + 8 * i,
+				       len - 8 * i < 8 ? len - 8 * i : 8);
+		for (uint32_t j = 0; j < k; j++) {
+			uint64_t w = __shfl_sync(FULL_WARP, mine, j);
+
+			if (8 * (w0 + j) + 8 <= len) {
+				h = (h ^ w) * 0xff51afd7ed558ccdull;
+				h ^= h >> 32;
+			} else {
+				h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+			}
+		}
+	}
+	h ^= h >> 29;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+// Whether the key at key (8-byte words) is data[0, len), by the whole
+// warp, a word a lane.
+__device__ static bool warp_same_key(const uint64_t *key,
+				     const unsigned char *data, uint32_t len,
+				     uint32_t lane)
+{
+	bool same = true;
+
+	for (uint32_t i = 8 * lane; i < len; i += 8 * 32)
+		if (key[i / 8] != load_le(data + i, len - i < 8 ? len - i : 8))
+			same = false;
+	return __all_sync(FULL_WARP, same);
+}
+
+// insert(), by the whole warp: lane 0 claims and reads the slots, every
+// lane writes and compares a word of the key in 8.  Every lane calls it
+// with the same unit.
+__device__ static void warp_insert(const struct gh_tok_table t,
+				   const unsigned char *data, uint32_t at,
+				   uint32_t len, uint64_t hash, uint32_t lane)
+{
+	uint32_t mask = (uint32_t)(t.n_slots - 1);
+
+	for (uint32_t k = (uint32_t)hash & mask;; k = (k + 1) & mask) {
+		struct gh_tok_entry *e = &t.slots[k];
+		volatile struct gh_tok_entry *v = e;
+		uint32_t state = 0, e_len = 0;
+		unsigned long long e_hash = 0, place = 0;
+
+		if (lane == 0) {
+			state = v->state;
+			if (state == 0)
+				state = atomicCAS(&e->state, 0u, 1u);
+			if (state == 0) {
+				place = atomicAdd(&t.used[1],
+					(unsigned long long)gh_tok_record_bytes(len));
+				atomicAdd(&t.used[0], 1ull);
+			} else {
+				while (state != 2)
+					state = v->state;
+				// As insert(): past any L1.
+				__threadfence();
+				e_hash = v->hash;
+				e_len = v->len;
+				place = (unsigned long long)v->at << 3;
+			}
+		}
+		state = __shfl_sync(FULL_WARP, state, 0);
+		place = __shfl_sync(FULL_WARP, place, 0);
+		struct gh_tok_record *r =
+			(struct gh_tok_record *)(t.keys + place);
+		uint64_t *key = (uint64_t *)(r + 1);
+
+		if (state == 0) {
+			// The last word zero-filled.
+			for (uint32_t i = 8 * lane; i < len; i += 8 * 32)
+				key[i / 8] = load_le(data + at + i,
+						     len - i < 8 ? len - i : 8);
+			// Each lane's words before the slot is published.
+			__threadfence();
+			__syncwarp();
+			if (lane == 0) {
+				r->hash = hash;
+				r->len = len;
+				e->hash = hash;
+				e->at = (uint32_t)(place >> 3);
+				e->len = len;
+				e->count = 1;
+				__threadfence();
+				atomicExch(&e->state, 2u);
+			}
+			return;
+		}
+		__threadfence();
+		e_hash = __shfl_sync(FULL_WARP, e_hash, 0);
+		e_len = __shfl_sync(FULL_WARP, e_len, 0);
+		if (e_hash == hash && e_len == len &&
+		    warp_same_key(key, data + at, len, lane)) {
+			if (lane == 0)
+				atomicAdd((unsigned long long *)&e->count, 1ull);
+			return;
+		}
+	}
+}
+
+// Whether the unit at data[at] is long, judged by one lane: its end not
+// within SHORT bytes (*len: its length where it is short).
+__device__ static bool is_long(const unsigned char *data, uint32_t at,
+			       uint32_t to, int view, uint32_t *len)
+{
+	for (uint32_t n = 0; n < SHORT; n++)
+		if (at + n >= to || unit_end(data[at + n], view)) {
+			*len = n;
+			return false;
+		}
+	return true;
+}
+
 __global__ void insert_units(const unsigned char *data, uint32_t from,
 			     uint32_t to, int view, int field, int separator,
 			     const struct gh_tok_table t)
 {
 	uint64_t s = from + ((uint64_t)blockIdx.x * blockDim.x +
 			     threadIdx.x) * SEGMENT;
+	uint32_t lane = threadIdx.x & 31;
+	// The long units that begin in this lane's segment, a bit a byte;
+	// a field's place, for the first of them (lines are seldom shorter
+	// than a segment, so it is the only one, mostly).
+	uint32_t long_units = 0, first_at = 0, first_len = 0;
 
-	if (s >= to)
-		return;
-	uint32_t end = s + SEGMENT < to ? (uint32_t)s + SEGMENT : to;
-	// The byte before the segment; the inside begins after a boundary.
-	unsigned char prev = s == from ? '\n' : data[s - 1];
+	if (s < to) {
+		uint32_t end = s + SEGMENT < to ? (uint32_t)s + SEGMENT : to;
+		// The byte before the segment; the inside begins after a
+		// boundary.
+		unsigned char prev = s == from ? '\n' : data[s - 1];
 
-	for (uint32_t i = (uint32_t)s; i < end; i++) {
-		unsigned char c = data[i];
-		bool start = view == GH_TOK_WORDS ? !word_sep(c) &&
-						    word_sep(prev)
-						  : prev == '\n';
-		uint32_t at = i, len = 0;
+		for (uint32_t i = (uint32_t)s; i < end; i++) {
+			unsigned char c = data[i];
+			bool start = view == GH_TOK_WORDS ? !word_sep(c) &&
+							    word_sep(prev)
+							  : prev == '\n';
+			uint32_t at = i, len = 0;
 
-		prev = c;
-		if (!start)
-			continue;
-		if (view == GH_TOK_WORDS) {
-			while (!word_sep(data[at + len]))
-				len++;
-		} else if (view == GH_TOK_LINES) {
-			while (data[at + len] != '\n')
-				len++;
-		} else {
-			field_of(data, i, field, separator, &at, &len);
+			prev = c;
+			if (!start)
+				continue;
+			if (view == GH_TOK_FIELD) {
+				field_of(data, i, field, separator, &at, &len);
+				if (len > SHORT) {
+					if (!long_units) {
+						first_at = at;
+						first_len = len;
+					}
+					long_units |= 1u << (i - (uint32_t)s);
+					continue;
+				}
+			} else if (is_long(data, i, to, view, &len)) {
+				long_units |= 1u << (i - (uint32_t)s);
+				continue;
+			}
+			insert(t, data, at, len, token_hash(data + at, len));
 		}
-		insert(t, data, at, len, token_hash(data + at, len));
+	}
+	// The warp's long units, one at a time by all its lanes: a lane
+	// walking a long line alone left the others idle and read a byte at
+	// a time.
+	for (;;) {
+		unsigned who = __ballot_sync(FULL_WARP, long_units != 0);
+
+		if (!who)
+			break;
+		uint32_t leader = __ffs(who) - 1, at = 0, len = 0;
+
+		if (lane == leader) {
+			at = (uint32_t)s + __ffs(long_units) - 1;
+			if (view == GH_TOK_FIELD && first_len) {
+				at = first_at;
+				len = first_len;
+				first_len = 0;
+			} else if (view == GH_TOK_FIELD) {
+				field_of(data, at, field, separator, &at,
+					 &len);
+			}
+			long_units &= long_units - 1;
+		}
+		at = __shfl_sync(FULL_WARP, at, leader);
+		len = __shfl_sync(FULL_WARP, len, leader);
+		if (view != GH_TOK_FIELD)
+			len = warp_length(data, at, to, view, lane);
+		warp_insert(t, data, at, len, warp_hash(data, at, len, lane),
+			    lane);
 	}
 }
 
