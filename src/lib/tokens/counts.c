@@ -272,7 +272,9 @@ static int add_to_shard(struct gh_counts *c, int k, const struct gh_unit *u,
 	return ret;
 }
 
-int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
+/* gh_counts_add_hashed, or, with left, gh_counts_add_free. */
+static int add_hashed(struct gh_counts *c, struct gh_unit *units, int n,
+		      int *left)
 {
 	/* Grouped by table: on the stack for the batches tokens.c and sum.c
 	 * add (one unit, or up to 1024), not a malloc a call. */
@@ -306,6 +308,16 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 				   start[k + 1] - start[k],
 				   by_shard + start[k + 1], n - start[k + 1]);
 	}
+	if (left) {
+		/* Left for the caller's next call: they come back to the
+		 * front of its units. */
+		*left = 0;
+		for (int i = 0; i < n_busy; i++)
+			for (int u = start[busy[i]]; u < start[busy[i] + 1];
+			     u++)
+				units[(*left)++] = by_shard[u];
+		n_busy = 0;
+	}
 	for (int i = 0; i < n_busy && !ret; i++) {
 		pthread_mutex_lock(&c->shard[busy[i]].lock);
 		ret = add_to_shard(c, busy[i], by_shard + start[busy[i]],
@@ -315,6 +327,17 @@ int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
 	if (by_shard != stack)
 		free(by_shard);
 	return ret ? fail(c) : 0;
+}
+
+int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n)
+{
+	return add_hashed(c, units, n, NULL);
+}
+
+int gh_counts_add_free(struct gh_counts *c, struct gh_unit *units, int n,
+		       int *left)
+{
+	return add_hashed(c, units, n, left);
 }
 
 int gh_counts_reserve(struct gh_counts *c, unsigned k, uint64_t units,

@@ -55,6 +55,13 @@ int gh_counts_add(struct gh_counts *c, struct gh_unit *units, int n);
 /* The same, the units' hashes (gh_token_hash) given. */
 int gh_counts_add_hashed(struct gh_counts *c, struct gh_unit *units, int n);
 
+/* The same, but without waiting for a table another thread holds (one
+ * growing, mostly): the units of such tables are moved to the front of
+ * units, and *left says how many; the caller adds them later (their bytes
+ * must stay put till then).  0, or -1 (gh_counts_error). */
+int gh_counts_add_free(struct gh_counts *c, struct gh_unit *units, int n,
+		       int *left);
+
 /* Makes room in table k (gh_counts_table_of) for `units` more tokens of
  * `bytes` bytes, where it stays within its share of the limit, so that
  * adding them there grows nothing; 0, or -1 when out of memory. */

@@ -11,16 +11,29 @@
  * costs more than it saves. */
 #define LOCAL_MIN_BYTES ((uint64_t)16 << 10)
 
+#define BATCH ((int)(sizeof(((struct gh_local *)0)->batch) / \
+		     sizeof(struct gh_unit)))
+
+/* A full batch goes to the shared tables, but not to one another thread
+ * holds (growing, mostly): those units stay in the batch for the next,
+ * and the thread cuts more meanwhile, where it had waited (on 16 threads
+ * the waits were a third of their time: bench/NOTES.md, "Session 19");
+ * past half a batch of them it waits. */
 static int put(struct gh_local *l, const unsigned char *p, uint64_t len,
 	       uint64_t hash, uint64_t n)
 {
+	int left;
+
 	l->batch[l->n++] = (struct gh_unit){ p, len, hash, n };
-	if (l->n < (int)(sizeof(l->batch) / sizeof(l->batch[0])))
+	if (l->n < BATCH)
+		return 0;
+	if (gh_counts_add_free(l->counts, l->batch, BATCH, &left))
+		return -1;
+	l->n = left;
+	if (left <= BATCH / 2)
 		return 0;
 	l->n = 0;
-	return gh_counts_add_hashed(l->counts, l->batch,
-				    (int)(sizeof(l->batch) /
-					  sizeof(l->batch[0])));
+	return gh_counts_add_hashed(l->counts, l->batch, left);
 }
 
 /* Sends the table's units on and empties it; direct from here on where
