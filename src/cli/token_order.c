@@ -1,7 +1,9 @@
 /* token_order.c - the order tokens are shown in (token_order.h) */
+#define _GNU_SOURCE             /* sched_getaffinity, CPU_COUNT */
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -169,8 +171,16 @@ static int shares_for(size_t len, size_t n, int threads)
 	size_t most = len / least;
 
 	if (threads <= 0) {
+		/* --threads' default: the cores this process may run on,
+		 * as nproc counts them. */
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+		cpu_set_t set;
 
+		if (!sched_getaffinity(0, sizeof(set), &set) &&
+		    CPU_COUNT(&set) > 0)
+			online = CPU_COUNT(&set);
+#endif
 		threads = online > 0 ? (int)online : 1;
 	}
 	if (most > SHARES_MOST)
