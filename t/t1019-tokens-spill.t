@@ -14,7 +14,7 @@ need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 46
+plan 47
 
 # Distinct lines of a few fields, some repeated; and its words differ too.
 python3 - <<'PY'
@@ -119,6 +119,14 @@ like "... the message names the input and the directory" "$(cat err)" \
 is "... no rows of the input, the other's rows and the total" \
 	"$(cut -f1 out | sort | uniq -c | tr -s ' ')" \
 	"$(printf ' 1 input\n 2 small\n 2 total')"
+# ... where each word comes twice, so the thread's local table is kept
+# and flushed again at the chunk's end, after the failed add: a clean
+# failure, no batch put past its end (ASan caught one).
+python3 -c 'for i in range(400000): print("w%07d w%07d" % (i, i))' >twice
+"$GPUHIST" -t --top=3 --memory=1M -T "$TMP/no such dir" twice small \
+	>out 2>err
+is "words twice, no such directory: exit 1" "$?:$(cat err)" \
+	"1:gpuhist: twice: cannot spill tokens to $TMP/no such dir: No such file or directory"
 (ulimit -f 4096; trap '' XFSZ
  "$GPUHIST" --lines --memory=1M -T spill -f json distinct small \
 	>out 2>err; echo $? >status)

@@ -27,8 +27,12 @@ static int put(struct gh_local *l, const unsigned char *p, uint64_t len,
 	l->batch[l->n++] = (struct gh_unit){ p, len, hash, n };
 	if (l->n < BATCH)
 		return 0;
-	if (gh_counts_add_free(l->counts, l->batch, BATCH, &left))
+	if (gh_counts_add_free(l->counts, l->batch, BATCH, &left)) {
+		/* The counts have failed: nothing is kept for later (a flush
+		 * at the end would put past the batch). */
+		l->n = 0;
 		return -1;
+	}
 	l->n = left;
 	if (left <= BATCH / 2)
 		return 0;
