@@ -160,6 +160,21 @@ printf 'short\n%s\nshort\n' "$(printf 'x%.0s' $(seq 60))" |
 is "table: a token of 60 columns on its own line, the counts in line" \
 	"$(grep -c "^$(printf 'x%.0s' $(seq 60))\$" table):$(grep '%' table | awk '{ print index($0, "%") }' | sort -u | wc -l)" "1:1"
 
+# want_top FILE TOP: the tsv of gpuhist -t --top=TOP FILE, by Python's
+# sort (most frequent first, ties in byte order).
+want_top() {
+	python3 - "$1" "$2" <<'PY'
+import collections, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+top = int(sys.argv[2])
+print("input\ttoken\tcount")
+for k, n in rows[:top]:
+    print("%s\t%s\t%d" % (sys.argv[1], k.decode(), n))
+print("%s\t(other)\t%d" % (sys.argv[1], sum(n for _, n in rows[top:])))
+PY
+}
+
 # --top among equal counts: the commonest, ties in byte order, whatever
 # order the tokens come in (a heap picks them): Python's sort.
 python3 -c 'import random
@@ -170,16 +185,7 @@ r.shuffle(w)
 print(" ".join(w))' >ties
 for top in 7 300; do
 	"$GPUHIST" -t --top=$top -f tsv --chunk-size=4k --threads=3 ties >got
-	python3 - ties $top <<'PY' >want
-import collections, sys
-c = collections.Counter(open(sys.argv[1], "rb").read().split())
-rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
-top = int(sys.argv[2])
-print("input\ttoken\tcount")
-for k, n in rows[:top]:
-    print("ties\t%s\t%d" % (k.decode(), n))
-print("ties\t(other)\t%d" % sum(n for _, n in rows[top:]))
-PY
+	want_top ties $top >want
 	same_file "--top=$top among many equal counts: Python's sorted(...)[:$top]" got want
 done
 
@@ -195,16 +201,7 @@ print("\n".join(w))' >many
 for args in "7 --threads=4" "40000 --threads=8" "7 --threads=1"; do
 	set -- $args
 	"$GPUHIST" -t --top=$1 -f tsv $2 many >got
-	python3 - many $1 <<'PY' >want
-import collections, sys
-c = collections.Counter(open(sys.argv[1], "rb").read().split())
-rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
-top = int(sys.argv[2])
-print("input\ttoken\tcount")
-for k, n in rows[:top]:
-    print("many\t%s\t%d" % (k.decode(), n))
-print("many\t(other)\t%d" % sum(n for _, n in rows[top:]))
-PY
+	want_top many $1 >want
 	same_file "--top=$1 of 822,669 distinct tokens, $2: Python's sorted(...)[:$1]" got want
 done
 
