@@ -144,6 +144,66 @@ cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
 				   uint32_t *first, uint32_t *n,
 				   cudaStream_t stream);
 
+/*
+ * The commonest units picked on the device (an input that asks only for
+ * its commonest, gpu_tokens.c): first the host's own units added, then
+ * the counts' bins, then every unit at or above a bin's low bound.
+ */
+
+/* Adds n records (hash, count, len, bytes zero-filled to 8: the arena's
+ * form) at recs + offs[i] (device memory), distinct units each, with
+ * their counts, to t (room left for them: used[0] + n <= n_slots / 2,
+ * used[1] + their bytes <= key_bytes).  Queued on stream; the launch's
+ * error. */
+cudaError_t gh_kernel_tokens_add(const struct gh_tok_table *t,
+				 const unsigned char *recs,
+				 const uint64_t *offs, uint32_t n,
+				 cudaStream_t stream);
+
+/* A count's bin: below 64 its own; above, 32 bins each power of two
+ * (the leading bit and the next five).  Bins rise with counts. */
+#define GH_TOK_BINS 1920
+GH_TOK_BOTH static inline uint32_t gh_tok_bin(uint64_t count)
+{
+	uint32_t bits;
+
+	if (count < 64)
+		return (uint32_t)count;
+#ifdef __CUDA_ARCH__
+	bits = 64 - (uint32_t)__clzll((long long)count);
+#else
+	bits = 64 - (uint32_t)__builtin_clzll(count);
+#endif
+	return 64 + (bits - 7) * 32 + (uint32_t)((count >> (bits - 6)) & 31);
+}
+
+/* The lowest count of bin b. */
+GH_TOK_BOTH static inline uint64_t gh_tok_bin_low(uint32_t b)
+{
+	if (b < 64)
+		return b;
+	return (uint64_t)(32 + (b - 64) % 32) << (1 + (b - 64) / 32);
+}
+
+/* For each bin, the ready slots of t whose count falls in it (units[b])
+ * and their records' bytes (bytes[b]); and every count's sum (*total).
+ * The three zeroed first, by the caller.  Queued on stream; the launch's
+ * error. */
+cudaError_t gh_kernel_tokens_bins(const struct gh_tok_table *t,
+				  unsigned long long *units,
+				  unsigned long long *bytes,
+				  unsigned long long *total,
+				  cudaStream_t stream);
+
+/* Writes the record of each ready slot of t whose count is low or more,
+ * its count in it, into out at a place taken from *used (zeroed by the
+ * caller; out as large as the bins said).  Queued on stream; the
+ * launch's error. */
+cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t, uint64_t low,
+				  unsigned char *out,
+				  unsigned long long *used,
+				  cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,10 @@
 // table is ready for more without a memset; where asked, it also notes
 // each window's first record and how many begin there (atomicMin and
 // atomicAdd a slot).
+// add_records, count_bins, pick_records: an input that asks only for its
+// commonest units has the host's units added with their counts, its
+// counts binned (64 bins below 64, then 32 a power of two), and the
+// records at or above the bin where the commonest end written out.
 #include "gh_tokens_kernel.h"
 
 #define SEGMENT 32
@@ -500,5 +504,175 @@ extern "C" cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
 
 	rehash_slots<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
 		*from, *to);
+	return cudaGetLastError();
+}
+
+// ---- the commonest picked on the device ----
+
+// The host's units, with their counts: a thread a record, as insert()
+// but for the count and the key, which is read a word at a time (both
+// zero-filled).  The records are distinct units, so a slot another of
+// them is writing (state 1) is another unit's.
+__global__ void add_records(const struct gh_tok_table t,
+			    const unsigned char *recs, const uint64_t *offs,
+			    uint32_t n)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	uint32_t mask = (uint32_t)(t.n_slots - 1);
+
+	if (i >= n)
+		return;
+	const struct gh_tok_record *r =
+		(const struct gh_tok_record *)(recs + offs[i]);
+	const uint64_t *key = (const uint64_t *)(r + 1);
+	uint32_t words = (r->len + 7) / 8;
+
+	for (uint32_t k = (uint32_t)r->hash & mask;; k = (k + 1) & mask) {
+		struct gh_tok_entry *e = &t.slots[k];
+		volatile struct gh_tok_entry *v = e;
+		uint32_t state = v->state;
+
+		if (state == 0)
+			state = atomicCAS(&e->state, 0u, 1u);
+		if (state == 0) {
+			unsigned long long place = atomicAdd(&t.used[1],
+				(unsigned long long)gh_tok_record_bytes(r->len));
+			struct gh_tok_record *to =
+				(struct gh_tok_record *)(t.keys + place);
+			uint64_t *to_key = (uint64_t *)(to + 1);
+
+			atomicAdd(&t.used[0], 1ull);
+			to->hash = r->hash;
+			to->len = r->len;
+			for (uint32_t w = 0; w < words; w++)
+				to_key[w] = key[w];
+			e->hash = r->hash;
+			e->at = (uint32_t)(place >> 3);
+			e->len = r->len;
+			e->count = r->count;
+			__threadfence();
+			atomicExch(&e->state, 2u);
+			return;
+		}
+		if (state != 2)
+			continue;       // another record's unit
+		__threadfence();
+		if (e->hash != r->hash || e->len != r->len)
+			continue;
+		const uint64_t *at = (const uint64_t *)(t.keys +
+			((uint64_t)e->at << 3) + sizeof(struct gh_tok_record));
+		uint32_t w = 0;
+
+		while (w < words && at[w] == key[w])
+			w++;
+		if (w == words) {
+			atomicAdd((unsigned long long *)&e->count,
+				  (unsigned long long)r->count);
+			return;
+		}
+	}
+}
+
+// Each block's bins in shared memory, added to the global ones at its end.
+__global__ void count_bins(const struct gh_tok_table t,
+			   unsigned long long *units,
+			   unsigned long long *bytes,
+			   unsigned long long *total)
+{
+	__shared__ unsigned int s_units[GH_TOK_BINS];
+	__shared__ unsigned long long s_bytes[GH_TOK_BINS];
+	__shared__ unsigned long long s_total;
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+
+	for (uint32_t b = threadIdx.x; b < GH_TOK_BINS; b += blockDim.x) {
+		s_units[b] = 0;
+		s_bytes[b] = 0;
+	}
+	if (threadIdx.x == 0)
+		s_total = 0;
+	__syncthreads();
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < t.n_slots; i += stride) {
+		struct gh_tok_entry e = t.slots[i];
+
+		if (!e.state)
+			continue;
+		uint32_t b = gh_tok_bin(e.count);
+
+		atomicAdd(&s_units[b], 1u);
+		atomicAdd(&s_bytes[b],
+			  (unsigned long long)gh_tok_record_bytes(e.len));
+		atomicAdd(&s_total, (unsigned long long)e.count);
+	}
+	__syncthreads();
+	for (uint32_t b = threadIdx.x; b < GH_TOK_BINS; b += blockDim.x)
+		if (s_units[b]) {
+			atomicAdd(&units[b], (unsigned long long)s_units[b]);
+			atomicAdd(&bytes[b], s_bytes[b]);
+		}
+	if (threadIdx.x == 0 && s_total)
+		atomicAdd(total, s_total);
+}
+
+__global__ void pick_records(const struct gh_tok_table t, uint64_t low,
+			     unsigned char *out, unsigned long long *used)
+{
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < t.n_slots; i += stride) {
+		struct gh_tok_entry e = t.slots[i];
+
+		if (!e.state || e.count < low)
+			continue;
+		uint64_t bytes = gh_tok_record_bytes(e.len);
+		unsigned long long place = atomicAdd(used,
+						     (unsigned long long)bytes);
+		const uint64_t *from = (const uint64_t *)(t.keys +
+						((uint64_t)e.at << 3));
+		uint64_t *to = (uint64_t *)(out + place);
+
+		for (uint64_t w = 0; w < bytes / 8; w++)
+			to[w] = from[w];
+		((struct gh_tok_record *)to)->count = e.count;
+	}
+}
+
+extern "C" cudaError_t gh_kernel_tokens_add(const struct gh_tok_table *t,
+					    const unsigned char *recs,
+					    const uint64_t *offs, uint32_t n,
+					    cudaStream_t stream)
+{
+	if (!n)
+		return cudaSuccess;
+	add_records<<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(*t, recs,
+								   offs, n);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_bins(const struct gh_tok_table *t,
+					     unsigned long long *units,
+					     unsigned long long *bytes,
+					     unsigned long long *total,
+					     cudaStream_t stream)
+{
+	uint64_t blocks = t->n_slots / BLOCK < 1024 ? t->n_slots / BLOCK
+						     : 1024;
+
+	count_bins<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+		*t, units, bytes, total);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t,
+					     uint64_t low, unsigned char *out,
+					     unsigned long long *used,
+					     cudaStream_t stream)
+{
+	uint64_t blocks = t->n_slots / BLOCK < 4096 ? t->n_slots / BLOCK
+						     : 4096;
+
+	pick_records<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+		*t, low, out, used);
 	return cudaGetLastError();
 }

@@ -193,6 +193,11 @@ struct gpuhist_options {
 	 * a year it does not give is year's).  NULL: not used. */
 	const char *time_key;
 	const char *time_format;
+	/* A tokens view whose caller reads only the tokens_top commonest
+	 * (by count, then bytes) of a run's one input: a device that
+	 * counted the input may hand back only those, and others above a
+	 * bound (gpuhist_tokens' listed).  0 (the default): every token. */
+	uint64_t tokens_top;
 	/* Fields added after 0.2 go here, last. */
 };
 
@@ -367,6 +372,13 @@ struct gpuhist_tokens {
 	size_t distinct;
 	uint64_t total;                 /* tokens counted */
 	const struct gpuhist_token *token;
+	/* After 0.2: 0, or, where the tokens_top option asked for only the
+	 * commonest and a device picked them, how many token holds (fewer
+	 * than distinct): every token whose count is a bound or more, the
+	 * tokens_top commonest (by count, then bytes) among them, each
+	 * with its whole count.  distinct and total are still the input's
+	 * whole. */
+	size_t listed;
 };
 
 /* Calls fn with the tokens of a result (as the library handed it out) in

@@ -115,7 +115,10 @@ int main(int argc, char **argv)
 			gh_msg("option --follow cannot be used under mpirun");
 		return 2;
 	}
-	if (gh_mpi_launched())
+	if (gh_mpi_launched()) {
+		opts.lib.tokens_top = 0;        /* the ranks' rows are summed */
 		return gh_mpi_main(&opts);
+	}
+	gh_options_one_top(&opts);
 	return gh_run(&opts);
 }

@@ -3,6 +3,8 @@
  * together; --help text; usage errors (exit 2) */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -356,6 +358,28 @@ void gh_options_tokens_defaults(struct gh_options *opts)
 		opts->top = opts->lib.per ? GH_PER_TOP : 20;
 	if (!opts->lib.memory)
 		opts->lib.memory = default_memory();
+}
+
+void gh_options_one_top(struct gh_options *opts)
+{
+	struct stat st;
+	const char *one = opts->n_operands == 1 && !opts->files0_from
+			  ? opts->operands[0] : NULL;
+
+	/* One input's rows, no more than its --top commonest, and no sum
+	 * of its tokens besides (a total of tokens, --values, intervals,
+	 * --follow's snapshots): a device that counted them may hand back
+	 * only its commonest. */
+	opts->lib.tokens_top = 0;
+	if (!one || opts->top <= 0 || opts->merge || opts->follow ||
+	    opts->values || opts->lib.per ||
+	    (opts->lib.tokens != GPUHIST_TOKENS_WORDS &&
+	     opts->lib.tokens != GPUHIST_TOKENS_LINES &&
+	     opts->lib.tokens != GPUHIST_TOKENS_FIELD) ||
+	    opts->total == GH_TOTAL_ALWAYS || opts->total == GH_TOTAL_ONLY ||
+	    (strcmp(one, "-") && (stat(one, &st) || S_ISDIR(st.st_mode))))
+		return;
+	opts->lib.tokens_top = (uint64_t)opts->top;
 }
 
 void gh_options_values_defaults(struct gh_options *opts)

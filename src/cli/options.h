@@ -90,6 +90,10 @@ enum gh_parse_result gh_options_parse(int argc, char **argv,
  * the table's top 20, --memory's default (a view --merge adopts too). */
 void gh_options_tokens_defaults(struct gh_options *opts);
 
+/* The library's tokens_top: --top's where one input's rows are its
+ * commonest alone (and nothing sums its tokens), else 0. */
+void gh_options_one_top(struct gh_options *opts);
+
 /* --values' defaults where the command line gave none (the quantiles);
  * also for a view --merge adopts from its first result. */
 void gh_options_values_defaults(struct gh_options *opts);

@@ -340,8 +340,13 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		}
 		n = owned->n;
 	} else {
-		n = *has_other ? (size_t)rep->top : tk->distinct;
-		struct gh_sort_key *keys = gh_best_keys(tk->token, tk->distinct, n,
+		/* A device's pick of the commonest: tk->listed of them. */
+		size_t have = tk->listed ? tk->listed : tk->distinct;
+
+		n = *has_other ? (size_t)rep->top : have;
+		if (n > have)
+			n = have;
+		struct gh_sort_key *keys = gh_best_keys(tk->token, have, n,
 						     rep->opts->lib.threads);
 
 		owned->t = malloc((n ? n : 1) * sizeof(*owned->t));
@@ -1123,6 +1128,9 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	struct best owned;
 
 	rep->block_error[0] = '\0';
+	if (rep->opts->verbose && tk->listed && !rep->in_total)
+		gh_msg("%s: the commonest tokens picked on the device: %zu of %zu distinct handed back",
+		       name, tk->listed, tk->distinct);
 	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
 
 	if (!bad && grouped(rep) && rep->top &&

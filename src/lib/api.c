@@ -57,8 +57,8 @@ const char *gpuhist_strerror(int status)
 #define INPUT_SIZE_0_2 sizeof(struct gpuhist_input)
 /* Where the fields this library knows end: a newer program's next field
  * may sit in what is trailing padding here. */
-#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, time_format) + \
-		       sizeof(const char *))
+#define OPTIONS_KNOWN (offsetof(struct gpuhist_options, tokens_top) + \
+		       sizeof(uint64_t))
 /* Where the per view's fields end (a program of 0.2.x's first per). */
 #define OPTIONS_PER (offsetof(struct gpuhist_options, year) + sizeof(int))
 /* Where the key view's field ends. */
@@ -491,6 +491,9 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	c->message[0] = '\0';
 	if (!valid_inputs(c, inputs, n))
 		return GPUHIST_ERR_ARGUMENT;
+	/* Only the commonest of one input: a run of several sums them. */
+	if (n != 1)
+		c->opts.tokens_top = 0;
 	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized, &disk);
 	c->run.backend = gh_backend_choose(&c->opts, bytes, unsized, n,
 					   c->message, sizeof(c->message));

@@ -99,6 +99,9 @@ struct gpu_backend {
 	bool tok_keep;              /* an input's last table handed to its
 				     * counts whole (gpu_tokens.c) */
 	bool tok_grow;              /* a full table grown, not emptied */
+	uint64_t tok_top;           /* an input's commonest this many are
+				     * picked on the device (tokens_top) */
+	uint64_t tok_picked;        /* inputs so picked (atomic) */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */
 	pthread_mutex_t members_lock;

@@ -200,6 +200,12 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 
 	gb->tok_keep = gb->n_devices == 1 && !(keep && !strcmp(keep, "0"));
 	gb->tok_grow = gb->tok_keep && !(table && !strcmp(table, "min"));
+	/* An input that asks only for its commonest: picked on the device
+	 * (GPUHIST_GPU_TOKEN_PICK=0 turns it off, to compare). */
+	const char *pick = getenv("GPUHIST_GPU_TOKEN_PICK");
+
+	gb->tok_top = gb->tok_keep && !(pick && !strcmp(pick, "0"))
+		      ? opts->tokens_top : 0;
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
@@ -613,6 +619,182 @@ static int copy_back(struct gpu_tok_table *t, unsigned char *to,
 	return 0;
 }
 
+/* Adds the host's units of t's owner (gh_tokens_take_held: the joined
+ * ends, tables emptied mid-input) to t with their counts, so that t holds
+ * the whole input; 0; 1 where they cannot be (t as it was, but the last
+ * unit counted on the host); -1 with the error recorded.  The stream
+ * waits for every launch on t already. */
+static int add_held(struct gpu_tok_table *t)
+{
+	struct gpu_backend *gb = t->gb;
+	unsigned char *recs = NULL, *d_recs = NULL;
+	uint64_t *offs = NULL, *d_offs = NULL, n, bytes;
+	cudaError_t err;
+	int ret = gh_tokens_take_held(t->owner, &recs, &offs, &n, &bytes);
+
+	if (ret)
+		return 1;       /* a failure is the tokens', at their end */
+	if (n && (n > UINT32_MAX ||
+		  t->h_used[0] + n > t->dev.n_slots / 2 ||
+		  t->h_used[1] + bytes > t->dev.key_bytes)) {
+		ret = 1;
+	} else if (n) {
+		if ((err = cudaMalloc((void **)&d_recs, bytes)) ||
+		    (err = cudaMalloc((void **)&d_offs, n * sizeof(*offs))) ||
+		    (err = cudaMemcpyAsync(d_recs, recs, bytes,
+					   cudaMemcpyHostToDevice,
+					   t->stream)) ||
+		    (err = cudaMemcpyAsync(d_offs, offs, n * sizeof(*offs),
+					   cudaMemcpyHostToDevice,
+					   t->stream)) ||
+		    (err = gh_kernel_tokens_add(&t->dev, d_recs, d_offs,
+						(uint32_t)n, t->stream)) ||
+		    (err = cudaStreamSynchronize(t->stream)))
+			ret = gh_gpu_failed(&gb->base, "adding the host's tokens",
+					    err);
+		else
+			gh_tokens_drop_held(t->owner);
+		cudaFree(d_recs);
+		cudaFree(d_offs);
+	}
+	free(recs);
+	free(offs);
+	return ret;
+}
+
+/* Each window's first record and how many begin in it, as the stamp
+ * kernel notes them, for a list of records made on the host. */
+static int index_windows(struct gh_adopted *a)
+{
+	a->windows = gh_adopted_windows(a->bytes);
+	a->first = malloc(a->windows * sizeof(*a->first));
+	a->n = calloc(a->windows, sizeof(*a->n));
+	if (!a->first || !a->n)
+		return -1;
+	memset(a->first, 0xff, a->windows * sizeof(*a->first));
+	for (uint64_t at = 0; at + sizeof(struct gh_adopted_record) <= a->bytes;) {
+		const struct gh_adopted_record *r = (const void *)(a->data + at);
+		uint64_t w = at >> GH_ADOPTED_WINDOW_BITS;
+
+		if (a->first[w] == UINT32_MAX)
+			a->first[w] = (uint32_t)(at >> 3);
+		a->n[w]++;
+		at += gh_adopted_record_bytes(r->len);
+	}
+	return 0;
+}
+
+/* For an input that asks only for its commonest top units: t (its
+ * counters in t->h_used, every launch done) made the whole input's (the
+ * host's units added), its counts binned, and only the records at or
+ * above the bin where the top end copied back, for the counts to adopt
+ * as the commonest; t left empty.  0; 1 where the pick does not pay (the
+ * bound's bin holds most units) or cannot be made: then t holds the
+ * whole input for the usual hand-over; -1 with the error recorded. */
+static int pick_commonest(struct gpu_tok_table *t)
+{
+	struct gpu_backend *gb = t->gb;
+	cudaStream_t stream = t->stream;
+	unsigned long long *d_sums = NULL, *h_sums = NULL;
+	unsigned char *d_out = NULL;
+	struct gh_adopted a = { 0 };
+	uint64_t want = gb->tok_top, units = 0, bytes = 0, low = 0, distinct;
+	cudaError_t err;
+	int ret = add_held(t);
+
+	if (ret)
+		return ret;
+	/* units, bytes, total, the pick's place; the counters */
+	size_t n_sums = 2 * GH_TOK_BINS + 2;
+
+	h_sums = malloc((n_sums + 2) * sizeof(*h_sums));
+	if (!h_sums)
+		return 1;
+	if ((err = cudaMalloc((void **)&d_sums, n_sums * sizeof(*d_sums))) ||
+	    (err = cudaMemsetAsync(d_sums, 0, n_sums * sizeof(*d_sums),
+				   stream)) ||
+	    (err = gh_kernel_tokens_bins(&t->dev, d_sums, d_sums + GH_TOK_BINS,
+					 d_sums + 2 * GH_TOK_BINS, stream)) ||
+	    (err = cudaMemcpyAsync(h_sums, d_sums, n_sums * sizeof(*d_sums),
+				   cudaMemcpyDeviceToHost, stream)) ||
+	    (err = cudaMemcpyAsync(h_sums + n_sums, t->dev.used,
+				   2 * sizeof(*h_sums),
+				   cudaMemcpyDeviceToHost, stream)) ||
+	    (err = cudaStreamSynchronize(stream))) {
+		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
+				    err);
+		goto out;
+	}
+	t->h_used[0] = h_sums[n_sums];
+	t->h_used[1] = h_sums[n_sums + 1];
+	distinct = t->h_used[0];
+	/* The top's bound: the bins from the highest down until they hold
+	 * `want` units; every unit above the top's last is there. */
+	for (uint32_t b = GH_TOK_BINS; b-- > 1;) {
+		units += h_sums[b];
+		bytes += h_sums[GH_TOK_BINS + b];
+		if (units >= want) {
+			low = gh_tok_bin_low(b);
+			break;
+		}
+	}
+	/* Pays where it copies back a small share of the records. */
+	if (!low || units > distinct / 4 ||
+	    !gh_tokens_may_adopt(t->owner, bytes, units)) {
+		ret = 1;
+		goto out;
+	}
+	a.data = malloc(bytes ? bytes : 1);
+	if (!a.data) {
+		ret = 1;
+		goto out;
+	}
+	if ((err = cudaMalloc((void **)&d_out, bytes ? bytes : 8)) ||
+	    (err = gh_kernel_tokens_pick(&t->dev, low, d_out,
+					 d_sums + 2 * GH_TOK_BINS + 1,
+					 stream)) ||
+	    (err = cudaMemcpyAsync(a.data, d_out, bytes,
+				   cudaMemcpyDeviceToHost, stream)) ||
+	    (err = cudaMemcpyAsync(h_sums, d_sums + 2 * GH_TOK_BINS + 1,
+				   sizeof(*h_sums), cudaMemcpyDeviceToHost,
+				   stream)) ||
+	    (err = cudaMemsetAsync(t->dev.slots, 0, t->dev.n_slots *
+				   sizeof(*t->dev.slots), stream)) ||
+	    (err = cudaMemsetAsync(t->dev.used, 0, 2 * sizeof(*t->h_used),
+				   stream)) ||
+	    (err = cudaStreamSynchronize(stream))) {
+		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
+				    err);
+		goto out;
+	}
+	t->h_used[0] = t->h_used[1] = 0;
+	if (h_sums[0] != bytes) {
+		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
+				    cudaErrorUnknown);
+		goto out;
+	}
+	a.bytes = bytes;
+	a.distinct = units;
+	a.commonest = true;
+	a.all_distinct = distinct;
+	a.all_total = h_sums[2 * GH_TOK_BINS];
+	if (index_windows(&a)) {
+		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
+				    cudaErrorMemoryAllocation);
+		goto out;
+	}
+	/* Taken, as may_adopt said, unless the counts failed since. */
+	gh_tokens_adopt(t->owner, &a);
+	__atomic_fetch_add(&gb->tok_picked, 1, __ATOMIC_RELAXED);
+	ret = 0;
+out:
+	gh_adopted_free(&a);
+	cudaFree(d_out);
+	cudaFree(d_sums);
+	free(h_sums);
+	return ret;
+}
+
 /* Hands table t, whose launches are all queued before its `retired`
  * events, to its owner whole: its records copied back once, with the
  * index of their windows, for the owner's counts to adopt (no unit added
@@ -638,6 +820,15 @@ static int hand_over(struct gpu_tok_table *t)
 	bytes = t->h_used[1];
 	if (!distinct)          /* launches of no unit: nothing to empty */
 		return 0;
+	if (gb->tok_top) {
+		int picked = pick_commonest(t);
+
+		if (picked <= 0)
+			return picked;
+		/* Not picked: the host's units may be t's now. */
+		distinct = t->h_used[0];
+		bytes = t->h_used[1];
+	}
 	/* The host's memory first: without it the table is emptied into
 	 * the counts (a window at a time), not lost. */
 	if (!gh_tokens_may_adopt(t->owner, bytes, distinct))
@@ -873,7 +1064,8 @@ void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s",
 		 (unsigned long long)t->n_slots,
 		 (unsigned long long)(t->key_bytes >> 20),
-		 gb->tok_keep ? " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole"
+		 gb->tok_keep ? gb->tok_top ? " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole, or only its commonest where they are few"
+					    : " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole"
 			      : "");
 }
 

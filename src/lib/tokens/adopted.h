@@ -7,6 +7,7 @@
 #ifndef GH_ADOPTED_H
 #define GH_ADOPTED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "gpuhist.h"
@@ -39,6 +40,12 @@ struct gh_adopted {
 	uint64_t bytes, distinct;
 	uint32_t *first, *n;
 	uint64_t windows;
+	/* Only the commonest: the records are those whose count is a
+	 * bound or more, among them the input's commonest, and the host's
+	 * tables held nothing more (gh_counts_take_held); all_distinct and
+	 * all_total are the input's whole. */
+	bool commonest;
+	uint64_t all_distinct, all_total;
 };
 
 /* The windows an arena of `bytes` bytes has. */

@@ -574,6 +574,12 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	}
 	for (int k = 0; k < SHARDS; k++)
 		used += c->shard[k].table.used;
+	/* A device's pick holds the tables' tokens already: none may have
+	 * come since. */
+	if (c->adopted.commonest && (used || c->n_parts)) {
+		c->why = "tokens were counted after the device picked the commonest (an internal error)";
+		return fail(c);
+	}
 	if (c->adopted.data)
 		adopted = c->adopted.distinct;
 	free(c->listed);
@@ -604,8 +610,74 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	c->result = (struct gpuhist_tokens){
 		.distinct = distinct, .total = total,
 		.token = c->n_parts ? NULL : c->listed };
+	if (c->adopted.commonest) {
+		c->result.distinct = c->adopted.all_distinct;
+		c->result.total = c->adopted.all_total;
+		c->result.listed = c->n_listed;
+	}
 	*out = &c->result;
 	return 0;
+}
+
+int gh_counts_held(struct gh_counts *c, unsigned char **recs,
+		   uint64_t **offs, uint64_t *n, uint64_t *bytes)
+{
+	uint64_t units = 0, size = 0, at = 0, i = 0;
+
+	*recs = NULL;
+	*offs = NULL;
+	*n = *bytes = 0;
+	if (c->failed || c->n_parts || c->adopted.data || spilled(c))
+		return 1;
+	for (int k = 0; k < SHARDS; k++) {
+		const struct gh_token_table *t = &c->shard[k].table;
+
+		units += t->used;
+		for (uint64_t s = 0; s < t->cap; s++) {
+			if (!t->slot[s].count)
+				continue;
+			if (t->slot[s].len > ((uint64_t)1 << 30))
+				return 1;       /* a device's records hold less */
+			size += gh_adopted_record_bytes(t->slot[s].len);
+		}
+	}
+	*recs = malloc(size ? size : 1);
+	*offs = malloc((units ? units : 1) * sizeof(**offs));
+	if (!*recs || !*offs) {
+		free(*recs);
+		free(*offs);
+		*recs = NULL;
+		*offs = NULL;
+		return -1;
+	}
+	memset(*recs, 0, size ? size : 1);
+	for (int k = 0; k < SHARDS; k++) {
+		const struct gh_token_table *t = &c->shard[k].table;
+
+		for (uint64_t s = 0; s < t->cap; s++) {
+			const struct gh_token_entry *e = &t->slot[s];
+			struct gh_adopted_record r = { e->hash, e->count,
+						       (uint32_t)e->len, 0 };
+
+			if (!e->count)
+				continue;
+			memcpy(*recs + at, &r, sizeof(r));
+			if (e->len)
+				memcpy(*recs + at + sizeof(r),
+				       t->arena + e->at, e->len);
+			(*offs)[i++] = at;
+			at += gh_adopted_record_bytes(e->len);
+		}
+	}
+	*n = i;
+	*bytes = at;
+	return 0;
+}
+
+void gh_counts_drop_held(struct gh_counts *c)
+{
+	for (int k = 0; k < SHARDS; k++)
+		gh_token_table_free(&c->shard[k].table);
 }
 
 /* Within half the limit, with their place in the result's list. */
@@ -695,6 +767,11 @@ int gh_counts_each(struct gh_counts *c,
 {
 	int ret = 0;
 
+	/* Only the commonest were handed back: no part holds the rest. */
+	if (c->result.listed) {
+		c->why = "only the commonest tokens were kept (tokens_top)";
+		return GH_COUNTS_UNREAD;
+	}
 	if (!c->n_parts)
 		return fn(ctx, &c->result);
 	if (c->n_listed) {

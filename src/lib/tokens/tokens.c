@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,9 @@ struct gh_tokens {
 	uint64_t carry_len, carry_cap;
 	bool failed;                    /* out of memory while cutting */
 	const char *why;                /* of a failure, where not counts' */
+	_Atomic bool host_inside;       /* the host counted a chunk's inside */
+	bool closed;                    /* the last unit counted early
+					 * (gh_tokens_take_held) */
 };
 
 static bool is_word_sep(unsigned char c)
@@ -636,6 +640,9 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
 			   uint64_t from, uint64_t to)
 {
+	if (from < to)
+		atomic_store_explicit(&t->host_inside, true,
+				      memory_order_relaxed);
 	if (from < to && count_inside(t, p + from, p + to)) {
 		mark_failed(t);
 		return -1;
@@ -683,7 +690,8 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 		t->why = "its tokens did not join up (an internal error)";
 		return -1;
 	}
-	int ret = count_joined(t, t->carry, t->carry_len, true);
+	int ret = t->closed ? 0
+			    : count_joined(t, t->carry, t->carry_len, true);
 
 	t->carry_len = 0;
 	release_long_carry(t);
@@ -763,6 +771,38 @@ void gh_tokens_reset(struct gh_tokens *t)
 	gh_counts_reset(t->counts);
 	t->failed = false;
 	t->why = NULL;
+	atomic_store(&t->host_inside, false);
+	t->closed = false;
+}
+
+int gh_tokens_take_held(struct gh_tokens *t, unsigned char **recs,
+			uint64_t **offs, uint64_t *n, uint64_t *bytes)
+{
+	*recs = NULL;
+	*offs = NULL;
+	*n = *bytes = 0;
+	/* Chunks whose insides the host counted may still be counting
+	 * (auto's CPU); ends not yet joined have a gap before them. */
+	if (t->failed || t->closed || t->n_ends ||
+	    atomic_load(&t->host_inside))
+		return 1;
+	/* Every chunk is in: the unit being joined is the input's last. */
+	int ret = count_joined(t, t->carry, t->carry_len, true);
+
+	t->carry_len = 0;
+	release_long_carry(t);
+	t->closed = true;
+	if (ret) {
+		t->why = gh_counts_error(t->counts);
+		mark_failed(t);
+		return -1;
+	}
+	return gh_counts_held(t->counts, recs, offs, n, bytes);
+}
+
+void gh_tokens_drop_held(struct gh_tokens *t)
+{
+	gh_counts_drop_held(t->counts);
 }
 
 void gh_tokens_free(struct gh_tokens *t)

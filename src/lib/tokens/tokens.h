@@ -66,6 +66,17 @@ int gh_tokens_adopt(struct gh_tokens *t, struct gh_adopted *a);
 bool gh_tokens_may_adopt(struct gh_tokens *t, uint64_t bytes,
 			 uint64_t distinct);
 
+/* For a device that counted the input and picks its commonest units
+ * (gpu_tokens.c), once every chunk is in and nothing is being added:
+ * counts the last unit now, then lists what the host's tables hold
+ * (gh_counts_held) for the device to add to its own; 0; 1 where the host
+ * counted chunks itself or its counts cannot hand them over; -1 when out
+ * of memory or a count failed (t says why). */
+int gh_tokens_take_held(struct gh_tokens *t, unsigned char **recs,
+			uint64_t **offs, uint64_t *n, uint64_t *bytes);
+/* Empties the host's tables: the device holds their units now. */
+void gh_tokens_drop_held(struct gh_tokens *t);
+
 /* Joins the ends of the chunks of an input of `bytes` bytes and counts
  * what they make; then the input's tokens (in no order) are in
  * *out (living as long as t).  0, or -1 when a chunk is missing, memory

@@ -1,0 +1,113 @@
+#!/bin/bash
+# t3701-gpu-top.t - the commonest tokens picked on the device (gpu_tokens.c's
+# pick_commonest): one input's table or --top rows, the device's counts
+# binned and only the records above the bound copied back, with the
+# host's own units (joined ends, the last unit) added on the device
+# first.  Every output against the CPU backend's, byte for byte, and one
+# against Python's sort; -v says where the pick was made, and where it does
+# not pay (counts mostly tied at the bound) the whole table is handed over.
+. "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
+need_gpu
+need_cmd python3
+need_cmd gzip
+
+cd "$TMP" || exit 1
+
+plan 25
+
+# same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
+# CPU backend give the same output, byte for byte.
+same_top() {
+	local d=$1 f=$2
+	shift 2
+	GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu "$@" "$f" >gpu.out 2>gpu.err
+	"$GPUHIST" --backend=cpu "$@" "$f" >cpu.out 2>cpu.err
+	same_file "$d: the CPU backend's" gpu.out cpu.out
+}
+
+# picked: whether the last same_top's GPU run picked on the device (-v).
+picked() {
+	GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -v "$@" >/dev/null 2>v.err
+	grep -q 'commonest tokens picked on the device' v.err
+}
+
+gen log 3000000 >log
+same_top "log, words, the table's top 20" log -t
+picked -t log
+ok $? "-v: log's words picked on the device"
+same_top "log, lines, the table" log --lines
+same_top "log, field 1, the table" log --field=1
+same_top "log, field 9, --top=5, tsv" log --field=9 --top=5 -f tsv
+same_top "log, words, --top=1000, csv" log -t --top=1000 -f csv
+same_top "log, words, --top=3, json" log -t --top=3 -f json
+same_top "log, words, --top=20 --sort=bin" log -t --top=20 --sort=bin
+same_top "log, words, chunks of 100 bytes (many joined ends)" log -t \
+	--top=10 --chunk-size=100
+picked -t --top=10 --chunk-size=100 log
+ok $? "-v: chunks of 100 bytes picked on the device"
+same_top "log, lines, 4 KiB chunks, 3 readers" log --lines --top=7 \
+	--chunk-size=4k --threads=3
+cat log | GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=15 - >gpu.out
+cat log | "$GPUHIST" --backend=cpu -t --top=15 - >cpu.out
+same_file "log, words, through a pipe: the CPU backend's" gpu.out cpu.out
+gzip -6 -n -c log >log.gz
+same_top "log.gz, words" log.gz -t --top=12
+
+# The top against Python's own sort of the words.
+GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=25 -f tsv log >got.tsv
+python3 - log >want.tsv <<'EOF'
+import collections, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+out = sys.stdout.buffer
+out.write(b"input\ttoken\tcount\n")
+for k, n in rows[:25]:
+    out.write(b"log\t" + k + b"\t%d\n" % n)
+out.write(b"log\t(other)\t%d\n" % sum(n for _, n in rows[25:]))
+EOF
+same_file "log, words, --top=25: Python's sort" got.tsv want.tsv
+
+# The last unit, without a newline, among the commonest; and the one
+# unit of the last chunk.
+python3 -c 'import sys
+sys.stdout.buffer.write(b"b\na\nb\na\nc\n" * 2000 + b"a")' >last
+same_top "the last line without a newline is the commonest" last --lines --top=2
+same_top "the same in chunks of 64 bytes" last --lines --top=1 --chunk-size=64
+
+# Ties at the bound: 1000 words of count 5 (their bin the bound's),
+# 100000 of count 1; the top 20 of equal counts in byte order.
+python3 -c 'import random
+random.seed(3701)
+w = ["t%04d" % i for i in range(1000)] * 5 + ["u%06d" % i for i in range(100000)]
+random.shuffle(w)
+print(" ".join(w))' >ties
+same_top "ties at the bound, words" ties -t --top=20
+picked -t --top=20 ties
+ok $? "-v: ties at the bound picked on the device"
+
+# Counts of every size, across the bins' powers of two.
+python3 -c 'import random, sys
+random.seed(37012)
+w = []
+for i in range(3000):
+    w += ["k%d" % i] * (1 + int(1.003 ** i * 3) % 9000)
+random.shuffle(w)
+for i in range(0, len(w), 9):
+    print(" ".join(w[i:i + 9]))' >sizes
+same_top "counts of every size, --top=100" sizes -t --top=100 -f tsv
+same_top "counts of every size, --top=1" sizes -t --top=1
+
+# Where the pick does not pay: every line distinct (one bin), so the
+# whole table is handed over as before.
+python3 -c 'import random
+random.seed(3700)
+for _ in range(300000): print("%016x" % random.getrandbits(64))' >distinct
+same_top "300000 distinct lines, the table" distinct --lines
+picked --lines distinct
+ok $([ $? != 0 ]; echo $?) "-v: distinct lines not picked (the bound's bin holds them all)"
+same_top "300000 distinct lines under --memory=1M" distinct --lines \
+	--top=10 --memory=1M -T "$TMP"
+
+# Several inputs: each one's rows, and the total's sum of all of them.
+same_top "two inputs, their tables and the total" log -t --top=5 sizes
+same_top "the table with --total=always" log -t --top=5 --total=always
