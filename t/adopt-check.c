@@ -5,7 +5,8 @@
  * the index from each record's place).  However the tokens are split
  * between the host's tables and the list, the result equals a plain sum
  * of both, made here by sorting; spilled past a memory limit, listed
- * twice, across windows, torn and overflowing too. */
+ * twice, across windows, torn and overflowing too; and the host's units
+ * listed for a device that picks the commonest, and such a pick adopted. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,7 +246,7 @@ static struct tc *filling(uint64_t n, uint64_t bytes)
 
 int main(void)
 {
-	printf("1..12\n");
+	printf("1..15\n");
 	ok(split(0, 0, 0, 200000, 0, 1),
 	   "200000 listed tokens (threads), no host tokens: the list");
 	ok(split(100000, 300000, 0, 200000, 0, 1),
@@ -364,6 +365,68 @@ int main(void)
 		gh_counts_free(c);
 		gh_counts_free(d);
 		free_tokens(list, 19999);
+	}
+
+	/* The host's units handed to a device that picks the commonest
+	 * (gh_counts_held): each once, with its count, as records. */
+	{
+		struct tc *host = tokens(0, 50000, 7);
+		struct gh_counts *c = gh_counts_new(0, NULL);
+		unsigned char *recs;
+		uint64_t *offs, n, bytes, total = 0, want_total = 0;
+		int good;
+
+		good = !add_host(c, host, 50000) && !add_host(c, host, 300) &&
+		       !gh_counts_held(c, &recs, &offs, &n, &bytes) &&
+		       n == 50000;
+		for (uint64_t i = 0; good && i < n; i++) {
+			const struct gh_adopted_record *r =
+				(const void *)(recs + offs[i]);
+			uint64_t k = r->len ? strtoull((const char *)(r + 1) + 1,
+						       NULL, 10) : 0;
+
+			good = k < 50000 && r->len == host[k].len &&
+			       r->hash == gh_token_hash(host[k].p, host[k].len) &&
+			       r->count == host[k].count * (k < 300 ? 2 : 1) &&
+			       !memcmp(r + 1, host[k].p, r->len) &&
+			       offs[i] + gh_adopted_record_bytes(r->len) <= bytes;
+			total += r->count;
+		}
+		for (uint64_t k = 0; k < 50000; k++)
+			want_total += host[k].count * (k < 300 ? 2 : 1);
+		ok(good && total == want_total,
+		   "the host's 50000 tokens listed as records for a device: each once, its count summed");
+		free(recs);
+		free(offs);
+		gh_counts_drop_held(c);
+		const struct gpuhist_tokens *r;
+
+		ok(!gh_counts_end(c, &r) && r->distinct == 0 && r->total == 0,
+		   "dropped: the host's tables hold nothing");
+		gh_counts_free(c);
+		free_tokens(host, 50000);
+	}
+
+	/* A device's pick: the records of the commonest, the input's whole
+	 * distinct and total beside them; nothing reads the rest. */
+	{
+		struct tc *list = tokens(0, 1000, 9);
+		struct gh_counts *c = gh_counts_new(0, NULL);
+		struct gh_adopted a = list_of(list, 1000);
+		const struct gpuhist_tokens *r;
+		struct got g = { 0 };
+
+		a.commonest = true;
+		a.all_distinct = 123456;
+		a.all_total = 9876543;
+		ok(!gh_counts_adopt(c, &a) && !gh_counts_end(c, &r) &&
+		   r->distinct == 123456 && r->total == 9876543 &&
+		   r->listed == 1000 && r->token &&
+		   gh_counts_each(c, gather, &g) == GH_COUNTS_UNREAD,
+		   "the commonest adopted: 1000 listed of 123456 distinct, parts refused");
+		gh_counts_free(c);
+		free(g.t);
+		free_tokens(list, 1000);
 	}
 	return 0;
 }
