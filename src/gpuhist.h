@@ -194,9 +194,10 @@ struct gpuhist_options {
 	const char *time_key;
 	const char *time_format;
 	/* A tokens view whose caller reads only the tokens_top commonest
-	 * (by count, then bytes) of a run's one input: a device that
+	 * (by count, then bytes) of a count's one input: a device that
 	 * counted the input may hand back only those, and others above a
-	 * bound (gpuhist_tokens' listed).  0 (the default): every token. */
+	 * bound (gpuhist_tokens' listed); a count of several inputs sets it
+	 * to 0, for good.  0 (the default): every token. */
 	uint64_t tokens_top;
 	/* Fields added after 0.2 go here, last. */
 };

@@ -246,7 +246,7 @@ static struct tc *filling(uint64_t n, uint64_t bytes)
 
 int main(void)
 {
-	printf("1..15\n");
+	printf("1..16\n");
 	ok(split(0, 0, 0, 200000, 0, 1),
 	   "200000 listed tokens (threads), no host tokens: the list");
 	ok(split(100000, 300000, 0, 200000, 0, 1),
@@ -377,7 +377,7 @@ int main(void)
 		int good;
 
 		good = !add_host(c, host, 50000) && !add_host(c, host, 300) &&
-		       !gh_counts_held(c, &recs, &offs, &n, &bytes) &&
+		       !gh_counts_held(c, 1 << 20, &recs, &offs, &n, &bytes) &&
 		       n == 50000;
 		for (uint64_t i = 0; good && i < n; i++) {
 			const struct gh_adopted_record *r =
@@ -398,6 +398,9 @@ int main(void)
 		   "the host's 50000 tokens listed as records for a device: each once, its count summed");
 		free(recs);
 		free(offs);
+		ok(gh_counts_held(c, 30, &recs, &offs, &n, &bytes) == 1 &&
+		   !recs && !offs,
+		   "a token longer than a device's window: not listed");
 		gh_counts_drop_held(c);
 		const struct gpuhist_tokens *r;
 

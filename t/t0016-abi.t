@@ -14,7 +14,7 @@ need_cmd gzip
 	skip_all "no shared libgpuhist in the build (--disable-shared)"
 CC=${CC:-cc}
 
-plan 7
+plan 8
 
 cd "$TMP" || exit 1
 mkdir newer
@@ -69,6 +69,18 @@ int main(int argc, char **argv)
 		gpuhist_options_init_size(&o, old);
 		o.backend = GPUHIST_BACKEND_CPU;
 	}
+	if (!strcmp(argv[1], "before-top")) {
+		/* A program built before tokens_top: its options end at
+		 * time_format, which is still checked. */
+		size_t old = offsetof(struct gpuhist_options, time_format) +
+			     sizeof(char *);
+
+		gpuhist_options_init_size(&o, old);
+		o.backend = GPUHIST_BACKEND_CPU;
+		o.tokens = GPUHIST_TOKENS_PER;
+		o.per = 60;
+		o.time_format = "";
+	}
 	if (gpuhist_open(&c, &o, why, sizeof(why)) != GPUHIST_OK) {
 		printf("open: %s\n", why);
 		return 1;
@@ -118,6 +130,10 @@ exit 1"
 run as-0.2 a b c.gz >got
 same_file "a 0.2 program's options, all ones past them: nothing past them read" \
 	got want
+is "a program built before tokens_top: its empty time_format still refused" \
+	"$(run before-top a; echo "exit $?")" \
+	"open: time_format empty or longer than 255 bytes
+exit 1"
 is "options not made by gpuhist_options_init(): refused" \
 	"$(run uninitialised a; echo "exit $?")" \
 	"open: options not set up by gpuhist_options_init() (struct_size 0)

@@ -59,6 +59,9 @@ const char *gpuhist_strerror(int status)
  * may sit in what is trailing padding here. */
 #define OPTIONS_KNOWN (offsetof(struct gpuhist_options, tokens_top) + \
 		       sizeof(uint64_t))
+/* Where the time's fields end (a program built before tokens_top). */
+#define OPTIONS_TIME (offsetof(struct gpuhist_options, time_format) + \
+		      sizeof(const char *))
 /* Where the per view's fields end (a program of 0.2.x's first per). */
 #define OPTIONS_PER (offsetof(struct gpuhist_options, year) + sizeof(int))
 /* Where the key view's field ends. */
@@ -199,7 +202,7 @@ static const char *invalid(const struct gpuhist_options *opts)
 		return "match_field out of range (0, or from 1)";
 	if (opts->struct_size >= OPTIONS_PER && invalid_per(opts))
 		return invalid_per(opts);
-	if (opts->struct_size >= OPTIONS_KNOWN && invalid_time(opts))
+	if (opts->struct_size >= OPTIONS_TIME && invalid_time(opts))
 		return invalid_time(opts);
 	if (opts->struct_size >= OPTIONS_KEY)
 		return invalid_fields(opts);
@@ -212,7 +215,7 @@ static bool key_ok(const struct gpuhist_options *opts, char *why,
 {
 	struct gh_json_path *path;
 
-	if (opts->struct_size >= OPTIONS_KNOWN && opts->time_key) {
+	if (opts->struct_size >= OPTIONS_TIME && opts->time_key) {
 		path = gh_json_path_new(opts->time_key, why, why_len);
 		gh_json_path_free(path);
 		if (!path)
@@ -486,14 +489,15 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	bool unsized;
 	uint64_t bytes, disk;
 
+	/* Only the commonest of one input: from a count of several on,
+	 * every token (the backend reads it as each input ends). */
+	if (n != 1)
+		__atomic_store_n(&c->opts.tokens_top, 0, __ATOMIC_RELAXED);
 	if (c->run.backend)
 		return GPUHIST_OK;
 	c->message[0] = '\0';
 	if (!valid_inputs(c, inputs, n))
 		return GPUHIST_ERR_ARGUMENT;
-	/* Only the commonest of one input: a run of several sums them. */
-	if (n != 1)
-		c->opts.tokens_top = 0;
 	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized, &disk);
 	c->run.backend = gh_backend_choose(&c->opts, bytes, unsized, n,
 					   c->message, sizeof(c->message));

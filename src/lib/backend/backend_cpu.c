@@ -196,6 +196,10 @@ static int cpu_submit(struct gh_backend *b, int input, struct gh_chunk *chunk,
 
 	c->len = len;
 	c->input = input;
+	/* Marked before it is queued: a device's pick of the commonest
+	 * must not begin while this chunk's units are still to come. */
+	if (len && chunk->tokens && chunk->tok_from < chunk->tok_to)
+		gh_tokens_inside_on_host(chunk->tokens);
 	if (len && cb->inputs[input].count_in_reader) {
 		count_chunk(cb, c, 0);
 		return 0;

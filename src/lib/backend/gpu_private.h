@@ -101,6 +101,9 @@ struct gpu_backend {
 	bool tok_grow;              /* a full table grown, not emptied */
 	uint64_t tok_top;           /* an input's commonest this many are
 				     * picked on the device (tokens_top) */
+	const uint64_t *tok_top_now;        /* the options' tokens_top, which
+					     * a count of several inputs
+					     * zeroes (atomic) */
 	uint64_t tok_picked;        /* inputs so picked (atomic) */
 	/* Batches of gzip members it decodes (gpu_members.c), made with
 	 * the first one asked for, under members_lock. */

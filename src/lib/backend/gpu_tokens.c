@@ -206,6 +206,7 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 
 	gb->tok_top = gb->tok_keep && !(pick && !strcmp(pick, "0"))
 		      ? opts->tokens_top : 0;
+	gb->tok_top_now = &opts->tokens_top;
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 
@@ -630,7 +631,11 @@ static int add_held(struct gpu_tok_table *t)
 	unsigned char *recs = NULL, *d_recs = NULL;
 	uint64_t *offs = NULL, *d_offs = NULL, n, bytes;
 	cudaError_t err;
-	int ret = gh_tokens_take_held(t->owner, &recs, &offs, &n, &bytes);
+	/* No unit a drain's window could not hold, should the table be
+	 * emptied into the counts after all. */
+	int ret = gh_tokens_take_held(t->owner, gb->tok_window -
+				      sizeof(struct gh_tok_record) - 8,
+				      &recs, &offs, &n, &bytes);
 
 	if (ret)
 		return 1;       /* a failure is the tokens', at their end */
@@ -638,10 +643,12 @@ static int add_held(struct gpu_tok_table *t)
 		  t->h_used[0] + n > t->dev.n_slots / 2 ||
 		  t->h_used[1] + bytes > t->dev.key_bytes)) {
 		ret = 1;
+	} else if (n && (cudaMalloc((void **)&d_recs, bytes) ||
+			 cudaMalloc((void **)&d_offs, n * sizeof(*offs)))) {
+		cudaGetLastError();     /* no room: handed over whole */
+		ret = 1;
 	} else if (n) {
-		if ((err = cudaMalloc((void **)&d_recs, bytes)) ||
-		    (err = cudaMalloc((void **)&d_offs, n * sizeof(*offs))) ||
-		    (err = cudaMemcpyAsync(d_recs, recs, bytes,
+		if ((err = cudaMemcpyAsync(d_recs, recs, bytes,
 					   cudaMemcpyHostToDevice,
 					   t->stream)) ||
 		    (err = cudaMemcpyAsync(d_offs, offs, n * sizeof(*offs),
@@ -710,8 +717,13 @@ static int pick_commonest(struct gpu_tok_table *t)
 	h_sums = malloc((n_sums + 2) * sizeof(*h_sums));
 	if (!h_sums)
 		return 1;
-	if ((err = cudaMalloc((void **)&d_sums, n_sums * sizeof(*d_sums))) ||
-	    (err = cudaMemsetAsync(d_sums, 0, n_sums * sizeof(*d_sums),
+	if (cudaMalloc((void **)&d_sums, n_sums * sizeof(*d_sums))) {
+		cudaGetLastError();     /* no room: handed over whole */
+		d_sums = NULL;
+		ret = 1;
+		goto out;
+	}
+	if ((err = cudaMemsetAsync(d_sums, 0, n_sums * sizeof(*d_sums),
 				   stream)) ||
 	    (err = gh_kernel_tokens_bins(&t->dev, d_sums, d_sums + GH_TOK_BINS,
 					 d_sums + 2 * GH_TOK_BINS, stream)) ||
@@ -745,12 +757,13 @@ static int pick_commonest(struct gpu_tok_table *t)
 		goto out;
 	}
 	a.data = malloc(bytes ? bytes : 1);
-	if (!a.data) {
+	if (!a.data || cudaMalloc((void **)&d_out, bytes ? bytes : 8)) {
+		cudaGetLastError();     /* no room: handed over whole */
+		d_out = NULL;
 		ret = 1;
 		goto out;
 	}
-	if ((err = cudaMalloc((void **)&d_out, bytes ? bytes : 8)) ||
-	    (err = gh_kernel_tokens_pick(&t->dev, low, d_out,
+	if ((err = gh_kernel_tokens_pick(&t->dev, low, d_out,
 					 d_sums + 2 * GH_TOK_BINS + 1,
 					 stream)) ||
 	    (err = cudaMemcpyAsync(a.data, d_out, bytes,
@@ -820,7 +833,8 @@ static int hand_over(struct gpu_tok_table *t)
 	bytes = t->h_used[1];
 	if (!distinct)          /* launches of no unit: nothing to empty */
 		return 0;
-	if (gb->tok_top) {
+	if (gb->tok_top &&
+	    __atomic_load_n(gb->tok_top_now, __ATOMIC_RELAXED)) {
 		int picked = pick_commonest(t);
 
 		if (picked <= 0)

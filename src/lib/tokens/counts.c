@@ -619,8 +619,9 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	return 0;
 }
 
-int gh_counts_held(struct gh_counts *c, unsigned char **recs,
-		   uint64_t **offs, uint64_t *n, uint64_t *bytes)
+int gh_counts_held(struct gh_counts *c, uint64_t max_len,
+		   unsigned char **recs, uint64_t **offs, uint64_t *n,
+		   uint64_t *bytes)
 {
 	uint64_t units = 0, size = 0, at = 0, i = 0;
 
@@ -636,7 +637,7 @@ int gh_counts_held(struct gh_counts *c, unsigned char **recs,
 		for (uint64_t s = 0; s < t->cap; s++) {
 			if (!t->slot[s].count)
 				continue;
-			if (t->slot[s].len > ((uint64_t)1 << 30))
+			if (t->slot[s].len > max_len)
 				return 1;       /* a device's records hold less */
 			size += gh_adopted_record_bytes(t->slot[s].len);
 		}

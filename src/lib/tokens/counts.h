@@ -85,10 +85,12 @@ bool gh_counts_may_adopt(struct gh_counts *c, uint64_t bytes,
  * at *recs + (*offs)[i], i < *n, in *bytes in all (malloc'd, the
  * caller's), for a device that counted the rest to add them to its own
  * and pick the commonest; 0; 1 where the counts cannot hand them over
- * (they spilled, failed, or adopted a list); -1 when out of memory.
- * Nothing may be added at the same time. */
-int gh_counts_held(struct gh_counts *c, unsigned char **recs,
-		   uint64_t **offs, uint64_t *n, uint64_t *bytes);
+ * (they spilled, failed, or adopted a list, or a token is longer than
+ * max_len); -1 when out of memory.  Nothing may be added at the same
+ * time. */
+int gh_counts_held(struct gh_counts *c, uint64_t max_len,
+		   unsigned char **recs, uint64_t **offs, uint64_t *n,
+		   uint64_t *bytes);
 
 /* Empties the tables: what gh_counts_held listed is counted elsewhere. */
 void gh_counts_drop_held(struct gh_counts *c);

@@ -637,12 +637,16 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 	return keep_ends(t, p, len, offset, first, last);
 }
 
+void gh_tokens_inside_on_host(struct gh_tokens *t)
+{
+	atomic_store(&t->host_inside, true);
+}
+
 int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
 			   uint64_t from, uint64_t to)
 {
 	if (from < to)
-		atomic_store_explicit(&t->host_inside, true,
-				      memory_order_relaxed);
+		gh_tokens_inside_on_host(t);
 	if (from < to && count_inside(t, p + from, p + to)) {
 		mark_failed(t);
 		return -1;
@@ -775,8 +779,9 @@ void gh_tokens_reset(struct gh_tokens *t)
 	t->closed = false;
 }
 
-int gh_tokens_take_held(struct gh_tokens *t, unsigned char **recs,
-			uint64_t **offs, uint64_t *n, uint64_t *bytes)
+int gh_tokens_take_held(struct gh_tokens *t, uint64_t max_len,
+			unsigned char **recs, uint64_t **offs, uint64_t *n,
+			uint64_t *bytes)
 {
 	*recs = NULL;
 	*offs = NULL;
@@ -797,7 +802,7 @@ int gh_tokens_take_held(struct gh_tokens *t, unsigned char **recs,
 		mark_failed(t);
 		return -1;
 	}
-	return gh_counts_held(t->counts, recs, offs, n, bytes);
+	return gh_counts_held(t->counts, max_len, recs, offs, n, bytes);
 }
 
 void gh_tokens_drop_held(struct gh_tokens *t)

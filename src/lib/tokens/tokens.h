@@ -50,6 +50,10 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 int gh_tokens_count_inside(struct gh_tokens *t, const unsigned char *p,
 			   uint64_t from, uint64_t to);
 
+/* Notes that the host counts a chunk's inside (called before it is
+ * queued), so that no device picks the commonest without it. */
+void gh_tokens_inside_on_host(struct gh_tokens *t);
+
 /* Adds n units counted elsewhere, their hashes (gh_token_hash) and counts
  * given.  Safe from several threads at once.  0, or -1, which
  * gh_tokens_end then reports too. */
@@ -69,11 +73,13 @@ bool gh_tokens_may_adopt(struct gh_tokens *t, uint64_t bytes,
 /* For a device that counted the input and picks its commonest units
  * (gpu_tokens.c), once every chunk is in and nothing is being added:
  * counts the last unit now, then lists what the host's tables hold
- * (gh_counts_held) for the device to add to its own; 0; 1 where the host
+ * (gh_counts_held; none longer than max_len) for the device to add to
+ * its own; 0; 1 where the host
  * counted chunks itself or its counts cannot hand them over; -1 when out
  * of memory or a count failed (t says why). */
-int gh_tokens_take_held(struct gh_tokens *t, unsigned char **recs,
-			uint64_t **offs, uint64_t *n, uint64_t *bytes);
+int gh_tokens_take_held(struct gh_tokens *t, uint64_t max_len,
+			unsigned char **recs, uint64_t **offs, uint64_t *n,
+			uint64_t *bytes);
 /* Empties the host's tables: the device holds their units now. */
 void gh_tokens_drop_held(struct gh_tokens *t);
 
