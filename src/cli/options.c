@@ -3,8 +3,6 @@
  * together; --help text; usage errors (exit 2) */
 #include "config.h"
 
-#include <sys/stat.h>
-
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -13,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "charview.h"
