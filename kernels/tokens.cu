@@ -465,6 +465,15 @@ __global__ void rehash_slots(const struct gh_tok_table from,
 	}
 }
 
+// Blocks for a kernel that walks n_slots slots a thread each in turn:
+// one a BLOCK of them, at least one, at most cap.
+static unsigned slot_blocks(uint64_t n_slots, unsigned cap)
+{
+	uint64_t blocks = n_slots / BLOCK;
+
+	return blocks < 1 ? 1 : blocks > cap ? cap : (unsigned)blocks;
+}
+
 extern "C" cudaError_t gh_kernel_tokens_insert(const unsigned char *data,
 					       uint64_t from, uint64_t to,
 					       int view, int field,
@@ -487,10 +496,9 @@ extern "C" cudaError_t gh_kernel_tokens_stamp(const struct gh_tok_table *t,
 					      uint32_t *first, uint32_t *n,
 					      cudaStream_t stream)
 {
-	uint64_t blocks = t->n_slots / BLOCK < 4096 ? t->n_slots / BLOCK
-						     : 4096;
+	unsigned blocks = slot_blocks(t->n_slots, 4096);
 
-	stamp_counts<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+	stamp_counts<<<blocks, BLOCK, 0, stream>>>(
 		*t, first, n);
 	return cudaGetLastError();
 }
@@ -499,10 +507,9 @@ extern "C" cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
 					       const struct gh_tok_table *to,
 					       cudaStream_t stream)
 {
-	uint64_t blocks = from->n_slots / BLOCK < 4096 ? from->n_slots / BLOCK
-							: 4096;
+	unsigned blocks = slot_blocks(from->n_slots, 4096);
 
-	rehash_slots<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+	rehash_slots<<<blocks, BLOCK, 0, stream>>>(
 		*from, *to);
 	return cudaGetLastError();
 }
@@ -656,10 +663,9 @@ extern "C" cudaError_t gh_kernel_tokens_bins(const struct gh_tok_table *t,
 					     unsigned long long *total,
 					     cudaStream_t stream)
 {
-	uint64_t blocks = t->n_slots / BLOCK < 1024 ? t->n_slots / BLOCK
-						     : 1024;
+	unsigned blocks = slot_blocks(t->n_slots, 1024);
 
-	count_bins<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+	count_bins<<<blocks, BLOCK, 0, stream>>>(
 		*t, units, bytes, total);
 	return cudaGetLastError();
 }
@@ -669,10 +675,9 @@ extern "C" cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t,
 					     unsigned long long *used,
 					     cudaStream_t stream)
 {
-	uint64_t blocks = t->n_slots / BLOCK < 4096 ? t->n_slots / BLOCK
-						     : 4096;
+	unsigned blocks = slot_blocks(t->n_slots, 4096);
 
-	pick_records<<<(unsigned)(blocks ? blocks : 1), BLOCK, 0, stream>>>(
+	pick_records<<<blocks, BLOCK, 0, stream>>>(
 		*t, low, out, used);
 	return cudaGetLastError();
 }
