@@ -195,14 +195,44 @@ cudaError_t gh_kernel_tokens_bins(const struct gh_tok_table *t,
 				  unsigned long long *total,
 				  cudaStream_t stream);
 
+/* Among the units of one count (ties at the top's bound), those whose
+ * first depth bytes, zero-filled past the unit's end, are at most b's (or
+ * equal to them): bytes compared in order, as the rows are sorted. */
+#define GH_TOK_TIE_BYTES 64
+struct gh_tok_ties {
+	uint64_t count;                 /* 0: no ties taken */
+	uint32_t depth;
+	unsigned char b[GH_TOK_TIE_BYTES];
+};
+
 /* Writes the record of each ready slot of t whose count is low or more,
- * its count in it, into out at a place taken from *used (zeroed by the
- * caller; out as large as the bins said).  Queued on stream; the
- * launch's error. */
+ * or is ties.count with its first ties.depth bytes at most ties.b's, its
+ * count in it, into out at a place taken from *used (zeroed by the
+ * caller; out as large as the bins said, or NULL to add up the bytes
+ * alone).  Queued on stream; the launch's error. */
 cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t, uint64_t low,
+				  const struct gh_tok_ties *ties,
 				  unsigned char *out,
 				  unsigned long long *used,
 				  cudaStream_t stream);
+
+/* The ties' next 8 bytes: for each ready slot of t whose count is
+ * ties.count and whose first ties.depth bytes equal ties.b's, its bytes
+ * [depth, depth + 8) zero-filled past its end, as a big-endian number,
+ * written to heads at a place taken from *n (zeroed by the caller; heads
+ * as long as the bins said).  Queued on stream; the launch's error. */
+cudaError_t gh_kernel_tokens_heads(const struct gh_tok_table *t,
+				   const struct gh_tok_ties *ties,
+				   uint64_t *heads, unsigned long long *n,
+				   cudaStream_t stream);
+
+/* Of the n heads whose bits above shift + 8 are prefix's, how many have
+ * each value of bits [shift, shift + 8): hist[256], zeroed by the
+ * caller.  Queued on stream; the launch's error. */
+cudaError_t gh_kernel_tokens_digits(const uint64_t *heads, uint64_t n,
+				    unsigned shift, uint64_t prefix,
+				    unsigned long long *hist,
+				    cudaStream_t stream);
 
 #ifdef __cplusplus
 }

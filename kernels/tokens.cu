@@ -25,6 +25,9 @@
 // commonest units has the host's units added with their counts, its
 // counts binned (64 bins below 64, then 32 a power of two), and the
 // records at or above the bin where the commonest end written out.
+// tie_heads, head_digits: where that bin is one count shared by most
+// units, the ties among which the commonest end are narrowed by their
+// leading bytes (a radix select, a byte a launch) before the pick.
 #include "gh_tokens_kernel.h"
 
 #define SEGMENT 32
@@ -621,7 +624,54 @@ __global__ void count_bins(const struct gh_tok_table t,
 		atomicAdd(total, s_total);
 }
 
+// A unit's byte i, 0 past its end.
+__device__ static unsigned char key_byte(const unsigned char *key,
+					 uint32_t len, uint32_t i)
+{
+	return i < len ? key[i] : 0;
+}
+
+// The unit's first ties.depth bytes against ties.b's: <0, 0, >0.
+__device__ static int ties_cmp(const struct gh_tok_ties &ties,
+			       const unsigned char *key, uint32_t len)
+{
+	for (uint32_t i = 0; i < ties.depth; i++) {
+		unsigned char c = key_byte(key, len, i);
+
+		if (c != ties.b[i])
+			return c < ties.b[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+// Slot e's record in the table's arena.
+__device__ static const unsigned char *record_of(const struct gh_tok_table &t,
+						 const struct gh_tok_entry &e)
+{
+	return t.keys + ((uint64_t)e.at << 3);
+}
+
+// A place for this lane's item among its warp's that take one: one
+// atomic add a warp.
+__device__ static unsigned long long warp_place(bool take,
+						unsigned long long *n)
+{
+	unsigned active = __activemask();
+	unsigned want = __ballot_sync(active, take);
+	unsigned lane = threadIdx.x & 31;
+	int leader = __ffs(want) - 1;
+	unsigned long long base = 0;
+
+	if (!want)
+		return 0;
+	if ((int)lane == leader)
+		base = atomicAdd(n, (unsigned long long)__popc(want));
+	base = __shfl_sync(active, base, leader);
+	return base + __popc(want & ((1u << lane) - 1));
+}
+
 __global__ void pick_records(const struct gh_tok_table t, uint64_t low,
+			     const struct gh_tok_ties ties,
 			     unsigned char *out, unsigned long long *used)
 {
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -629,20 +679,74 @@ __global__ void pick_records(const struct gh_tok_table t, uint64_t low,
 	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 	     i < t.n_slots; i += stride) {
 		struct gh_tok_entry e = t.slots[i];
+		const unsigned char *rec = record_of(t, e);
 
-		if (!e.state || e.count < low)
+		if (!e.state || !(e.count >= low ||
+				  (ties.count && e.count == ties.count &&
+				   ties_cmp(ties, rec + sizeof(struct gh_tok_record),
+					    e.len) <= 0)))
 			continue;
 		uint64_t bytes = gh_tok_record_bytes(e.len);
 		unsigned long long place = atomicAdd(used,
 						     (unsigned long long)bytes);
-		const uint64_t *from = (const uint64_t *)(t.keys +
-						((uint64_t)e.at << 3));
+
+		if (!out)
+			continue;
+		const uint64_t *from = (const uint64_t *)rec;
 		uint64_t *to = (uint64_t *)(out + place);
 
 		for (uint64_t w = 0; w < bytes / 8; w++)
 			to[w] = from[w];
 		((struct gh_tok_record *)to)->count = e.count;
 	}
+}
+
+__global__ void tie_heads(const struct gh_tok_table t,
+			  const struct gh_tok_ties ties, uint64_t *heads,
+			  unsigned long long *n)
+{
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < t.n_slots; i += stride) {
+		struct gh_tok_entry e = t.slots[i];
+		const unsigned char *key = record_of(t, e) +
+					   sizeof(struct gh_tok_record);
+		bool take = e.state && e.count == ties.count &&
+			    ties_cmp(ties, key, e.len) == 0;
+		unsigned long long place = warp_place(take, n);
+
+		if (!take)
+			continue;
+		uint64_t head = 0;
+
+		for (uint32_t k = 0; k < 8; k++)
+			head = head << 8 | key_byte(key, e.len, ties.depth + k);
+		heads[place] = head;
+	}
+}
+
+__global__ void head_digits(const uint64_t *heads, uint64_t n, unsigned shift,
+			    uint64_t prefix, unsigned long long *hist)
+{
+	__shared__ unsigned int s_hist[256];
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+
+	for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x)
+		s_hist[b] = 0;
+	__syncthreads();
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < n; i += stride) {
+		uint64_t h = heads[i];
+
+		if (shift < 56 && (h ^ prefix) >> (shift + 8))
+			continue;
+		atomicAdd(&s_hist[(h >> shift) & 255], 1u);
+	}
+	__syncthreads();
+	for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x)
+		if (s_hist[b])
+			atomicAdd(&hist[b], (unsigned long long)s_hist[b]);
 }
 
 extern "C" cudaError_t gh_kernel_tokens_add(const struct gh_tok_table *t,
@@ -671,13 +775,40 @@ extern "C" cudaError_t gh_kernel_tokens_bins(const struct gh_tok_table *t,
 }
 
 extern "C" cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t,
-					     uint64_t low, unsigned char *out,
+					     uint64_t low,
+					     const struct gh_tok_ties *ties,
+					     unsigned char *out,
 					     unsigned long long *used,
 					     cudaStream_t stream)
 {
 	unsigned blocks = slot_blocks(t->n_slots, 4096);
 
 	pick_records<<<blocks, BLOCK, 0, stream>>>(
-		*t, low, out, used);
+		*t, low, *ties, out, used);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_heads(const struct gh_tok_table *t,
+					      const struct gh_tok_ties *ties,
+					      uint64_t *heads,
+					      unsigned long long *n,
+					      cudaStream_t stream)
+{
+	unsigned blocks = slot_blocks(t->n_slots, 4096);
+
+	tie_heads<<<blocks, BLOCK, 0, stream>>>(*t, *ties, heads, n);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_digits(const uint64_t *heads,
+					       uint64_t n, unsigned shift,
+					       uint64_t prefix,
+					       unsigned long long *hist,
+					       cudaStream_t stream)
+{
+	unsigned blocks = slot_blocks(n, 1024);
+
+	head_digits<<<blocks, BLOCK, 0, stream>>>(heads, n, shift, prefix,
+						   hist);
 	return cudaGetLastError();
 }

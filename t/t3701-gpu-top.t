@@ -3,9 +3,10 @@
 # pick_commonest): one input's table or --top rows, the device's counts
 # binned and only the records above the bound copied back, with the
 # host's own units (joined ends, the last unit) added on the device
-# first.  Every output against the CPU backend's, byte for byte, and one
-# against Python's sort; -v says where the pick was made, and where it does
-# not pay (counts mostly tied at the bound) the whole table is handed over.
+# first; where most units tie at the bound (distinct lines), the ties
+# narrowed by their leading bytes.  Every output against the CPU
+# backend's, byte for byte, and two against Python's sort; -v says where
+# the pick was made.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
 need_cmd python3
@@ -13,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 25
+plan 32
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -97,16 +98,62 @@ for i in range(0, len(w), 9):
 same_top "counts of every size, --top=100" sizes -t --top=100 -f tsv
 same_top "counts of every size, --top=1" sizes -t --top=1
 
-# Where the pick does not pay: every line distinct (one bin), so the
-# whole table is handed over as before.
+# Every line distinct: the bound's bin (count 1) holds them all, so the
+# ties are narrowed by their leading bytes before the pick.
 python3 -c 'import random
 random.seed(3700)
 for _ in range(300000): print("%016x" % random.getrandbits(64))' >distinct
 same_top "300000 distinct lines, the table" distinct --lines
 picked --lines distinct
-ok $([ $? != 0 ]; echo $?) "-v: distinct lines not picked (the bound's bin holds them all)"
+ok $? "-v: distinct lines picked on the device (their ties narrowed)"
+same_top "300000 distinct lines, --top=1000, json" distinct --lines \
+	--top=1000 -f json
 same_top "300000 distinct lines under --memory=1M" distinct --lines \
 	--top=10 --memory=1M -T "$TMP"
+
+# Ties alike in their first 40 bytes (several rounds of 8 bytes), in no
+# order; and ties alike in their first 70 (past the 64 bytes narrowed:
+# the whole table handed over).
+python3 -c 'import random
+random.seed(37013)
+n = list(range(200000))
+random.shuffle(n)
+for i in n: print("2026-11-27T10:00:00.000Z host-0001 app[42]: %08d req" % i)
+for i in n[:3000]: print("x" * 70 + "%06d" % i)' >prefixed
+same_top "lines alike in their first 40 bytes, --top=30" prefixed --lines \
+	--top=30 -f tsv
+picked --lines --top=30 prefixed
+ok $? "-v: lines alike in their first 40 bytes picked on the device"
+python3 -c 'for i in range(3000, 0, -1): print("y" * 70 + "%06d" % i)' >alike
+same_top "lines alike in their first 70 bytes, --top=3" alike --lines --top=3
+
+# Ties of count 2 under ten words of count 100; and words that end in
+# NUL bytes or are each other's prefixes, among 200000 that begin alike.
+python3 -c 'import random, sys
+random.seed(37014)
+w = [b"c%d" % i for i in range(10)] * 100
+w += [b"d%07d" % i for i in range(150000)] * 2
+w += [b"x" + b"\0" * k for k in range(10)] + [b"x\1"]
+w += [b"x%08x" % random.getrandbits(32) for _ in range(200000)]
+random.shuffle(w)
+sys.stdout.buffer.write(b" ".join(w) + b"\n")' >nul
+same_top "ties of count 2 under ten of count 100, --top=25" nul -t --top=25
+tr ' ' '\n' <nul | grep -av '^[cd]' | tr '\n' ' ' >xs
+same_top "words ending in NUL bytes, each other's prefixes, --top=16" xs \
+	-t --top=16 -f tsv
+GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=16 -f tsv xs >got.tsv
+python3 - xs >want.tsv <<'EOF'
+import collections, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+out = sys.stdout.buffer
+out.write(b"input\ttoken\tcount\n")
+for k, n in rows[:16]:
+    k = b"".join(b"\\x%02x" % b if b < 32 else bytes([b]) for b in k)
+    out.write(b"xs\t" + k + b"\t%d\n" % n)
+out.write(b"xs\t(other)\t%d\n" % sum(n for _, n in rows[16:]))
+EOF
+same_file "words ending in NUL bytes, --top=16: Python's sort" got.tsv want.tsv
 
 # Several inputs: each one's rows, and the total's sum of all of them.
 same_top "two inputs, their tables and the total" log -t --top=5 sizes

@@ -691,13 +691,103 @@ static int index_windows(struct gh_adopted *a)
 	return 0;
 }
 
+/* How many more ties than the top needs a pick may take: the ties are
+ * narrowed by their leading bytes until so few are left. */
+#define TIES_SLACK 1024
+
+/* Narrows t's `tied` units of count ties->count (every launch done) to
+ * those the top may need: the first `need` of them in the rows' order
+ * (bytes ascending) are among the ones whose leading ties->depth bytes,
+ * zero-filled, are at most ties->b's, *taken of them (need + TIES_SLACK
+ * at most).  A radix select: the ties' next 8 bytes gathered, then a byte
+ * of them a launch.  0; 1 where they do not narrow (alike in their first
+ * GH_TOK_TIE_BYTES bytes) or there is no room; -1 with the error
+ * recorded. */
+static int narrow_ties(struct gpu_tok_table *t, uint64_t tied, uint64_t need,
+		       struct gh_tok_ties *ties, uint64_t *taken)
+{
+	struct gpu_backend *gb = t->gb;
+	cudaStream_t stream = t->stream;
+	uint64_t *d_heads = NULL, below = 0, equal = tied;
+	unsigned long long *d_hist = NULL, h_hist[257];
+	cudaError_t err = cudaSuccess;
+	int ret = 0;
+
+	if (cudaMalloc((void **)&d_heads, tied * sizeof(*d_heads)) ||
+	    cudaMalloc((void **)&d_hist, 257 * sizeof(*d_hist))) {
+		cudaGetLastError();     /* no room: handed over whole */
+		ret = 1;
+		goto out;
+	}
+	while (equal > need + TIES_SLACK) {
+		uint64_t prefix = 0;
+
+		if (ties->depth + 8 > GH_TOK_TIE_BYTES) {
+			ret = 1;
+			goto out;
+		}
+		/* The heads of the ties still equal, in d_hist[256]. */
+		if ((err = cudaMemsetAsync(d_hist + 256, 0, sizeof(*d_hist),
+					   stream)) ||
+		    (err = gh_kernel_tokens_heads(&t->dev, ties, d_heads,
+						  d_hist + 256, stream)) ||
+		    (err = cudaMemcpyAsync(h_hist + 256, d_hist + 256,
+					   sizeof(*d_hist),
+					   cudaMemcpyDeviceToHost, stream)) ||
+		    (err = cudaStreamSynchronize(stream)))
+			goto out;
+		if (h_hist[256] != equal) {
+			err = cudaErrorUnknown;
+			goto out;
+		}
+		for (unsigned shift = 56;; shift -= 8) {
+			uint64_t before = 0;
+			unsigned d = 0;
+
+			if ((err = cudaMemsetAsync(d_hist, 0,
+						   256 * sizeof(*d_hist),
+						   stream)) ||
+			    (err = gh_kernel_tokens_digits(d_heads,
+							   h_hist[256], shift,
+							   prefix, d_hist,
+							   stream)) ||
+			    (err = cudaMemcpyAsync(h_hist, d_hist,
+						   256 * sizeof(*d_hist),
+						   cudaMemcpyDeviceToHost,
+						   stream)) ||
+			    (err = cudaStreamSynchronize(stream)))
+				goto out;
+			/* The byte of the need-th: those below it are in. */
+			while (d < 255 && before + h_hist[d] < need)
+				before += h_hist[d++];
+			below += before;
+			need -= before;
+			equal = h_hist[d];
+			prefix |= (uint64_t)d << shift;
+			ties->b[ties->depth++] = (unsigned char)d;
+			if (equal <= need + TIES_SLACK || !shift)
+				break;
+		}
+	}
+	*taken = below + equal;
+out:
+	if (err)
+		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
+				    err);
+	cudaFree(d_hist);
+	cudaFree(d_heads);
+	return ret;
+}
+
 /* For an input that asks only for its commonest top units: t (its
  * counters in t->h_used, every launch done) made the whole input's (the
  * host's units added), its counts binned, and only the records at or
  * above the bin where the top end copied back, for the counts to adopt
- * as the commonest; t left empty.  0; 1 where the pick does not pay (the
- * bound's bin holds most units) or cannot be made: then t holds the
- * whole input for the usual hand-over; -1 with the error recorded. */
+ * as the commonest; where that bin is one count that most units share,
+ * only those of its ties that the top may need (narrow_ties).  t left
+ * empty.  0; 1 where the pick does not pay or cannot be made: then t
+ * holds the whole input for the usual hand-over; -1 with the error
+ * recorded. */
 static int pick_commonest(struct gpu_tok_table *t)
 {
 	struct gpu_backend *gb = t->gb;
@@ -705,14 +795,18 @@ static int pick_commonest(struct gpu_tok_table *t)
 	unsigned long long *d_sums = NULL, *h_sums = NULL;
 	unsigned char *d_out = NULL;
 	struct gh_adopted a = { 0 };
+	struct gh_tok_ties ties = { 0 };
 	uint64_t want = gb->tok_top, units = 0, bytes = 0, low = 0, distinct;
+	uint32_t bound = 0;
 	cudaError_t err;
 	int ret = add_held(t);
 
 	if (ret)
 		return ret;
-	/* units, bytes, total, the pick's place; the counters */
-	size_t n_sums = 2 * GH_TOK_BINS + 2;
+	/* units, bytes, total, the pick's place and its size alone; the
+	 * counters */
+	size_t n_sums = 2 * GH_TOK_BINS + 3;
+	unsigned long long *d_place = NULL, *d_size = NULL;
 
 	h_sums = malloc((n_sums + 2) * sizeof(*h_sums));
 	if (!h_sums)
@@ -723,6 +817,8 @@ static int pick_commonest(struct gpu_tok_table *t)
 		ret = 1;
 		goto out;
 	}
+	d_place = d_sums + 2 * GH_TOK_BINS + 1;
+	d_size = d_place + 1;
 	if ((err = cudaMemsetAsync(d_sums, 0, n_sums * sizeof(*d_sums),
 				   stream)) ||
 	    (err = gh_kernel_tokens_bins(&t->dev, d_sums, d_sums + GH_TOK_BINS,
@@ -740,6 +836,7 @@ static int pick_commonest(struct gpu_tok_table *t)
 	t->h_used[0] = h_sums[n_sums];
 	t->h_used[1] = h_sums[n_sums + 1];
 	distinct = t->h_used[0];
+	a.all_total = h_sums[2 * GH_TOK_BINS];
 	/* The top's bound: the bins from the highest down until they hold
 	 * `want` units; every unit above the top's last is there. */
 	for (uint32_t b = GH_TOK_BINS; b-- > 1;) {
@@ -747,8 +844,31 @@ static int pick_commonest(struct gpu_tok_table *t)
 		bytes += h_sums[GH_TOK_BINS + b];
 		if (units >= want) {
 			low = gh_tok_bin_low(b);
+			bound = b;
 			break;
 		}
+	}
+	/* Many ties at the bound (distinct lines: most of them 1): only the
+	 * few the top may need, and their bytes added up first. */
+	if (low && units > distinct / 4 && bound < 64) {
+		uint64_t above = units - h_sums[bound], taken;
+
+		ties.count = low;
+		ret = narrow_ties(t, h_sums[bound], want - above, &ties, &taken);
+		if (ret)
+			goto out;
+		units = above + taken;
+		low++;
+		if ((err = gh_kernel_tokens_pick(&t->dev, low, &ties, NULL,
+						 d_size, stream)) ||
+		    (err = cudaMemcpyAsync(h_sums, d_size, sizeof(*h_sums),
+					   cudaMemcpyDeviceToHost, stream)) ||
+		    (err = cudaStreamSynchronize(stream))) {
+			ret = gh_gpu_failed(&gb->base,
+					    "picking the commonest tokens", err);
+			goto out;
+		}
+		bytes = h_sums[0];
 	}
 	/* Pays where it copies back a small share of the records. */
 	if (!low || units > distinct / 4 ||
@@ -763,14 +883,12 @@ static int pick_commonest(struct gpu_tok_table *t)
 		ret = 1;
 		goto out;
 	}
-	if ((err = gh_kernel_tokens_pick(&t->dev, low, d_out,
-					 d_sums + 2 * GH_TOK_BINS + 1,
+	if ((err = gh_kernel_tokens_pick(&t->dev, low, &ties, d_out, d_place,
 					 stream)) ||
 	    (err = cudaMemcpyAsync(a.data, d_out, bytes,
 				   cudaMemcpyDeviceToHost, stream)) ||
-	    (err = cudaMemcpyAsync(h_sums, d_sums + 2 * GH_TOK_BINS + 1,
-				   sizeof(*h_sums), cudaMemcpyDeviceToHost,
-				   stream)) ||
+	    (err = cudaMemcpyAsync(h_sums, d_place, sizeof(*h_sums),
+				   cudaMemcpyDeviceToHost, stream)) ||
 	    (err = cudaMemsetAsync(t->dev.slots, 0, t->dev.n_slots *
 				   sizeof(*t->dev.slots), stream)) ||
 	    (err = cudaMemsetAsync(t->dev.used, 0, 2 * sizeof(*t->h_used),
@@ -790,7 +908,6 @@ static int pick_commonest(struct gpu_tok_table *t)
 	a.distinct = units;
 	a.commonest = true;
 	a.all_distinct = distinct;
-	a.all_total = h_sums[2 * GH_TOK_BINS];
 	if (index_windows(&a)) {
 		ret = gh_gpu_failed(&gb->base, "picking the commonest tokens",
 				    cudaErrorMemoryAllocation);
