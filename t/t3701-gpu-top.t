@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 32
+plan 34
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -154,6 +154,18 @@ for k, n in rows[:16]:
 out.write(b"xs\t(other)\t%d\n" % sum(n for _, n in rows[16:]))
 EOF
 same_file "words ending in NUL bytes, --top=16: Python's sort" got.tsv want.tsv
+
+# auto (choose.c): the lines of one file of 600 MB on 8 threads (75 MB
+# a thread) that asks only for its commonest go to the GPU alone.
+yes 'abc def 123' | head -c $((12 * 50000000)) >big
+(unset GPUHIST_GPU_ONLY; "$GPUHIST" -v --threads=8 --lines --top=5 -f tsv big \
+	>got 2>err.lines)
+printf '%s\n' 'input	token	count' 'big	abc def 123	50000000' >want
+same_file "600 MB of one line, lines, auto: exact" got want
+set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err.lines)
+ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" = 600000000 ]; echo $?)" \
+	"600 MB, lines, auto: the GPU alone (${1:-?} bytes on the CPU)"
+rm -f big
 
 # Several inputs: each one's rows, and the total's sum of all of them.
 same_top "two inputs, their tables and the total" log -t --top=5 sizes

@@ -133,12 +133,13 @@ struct gh_backend {
  * shapes whose tokens repeat, and at once where they seldom do.  (A field
  * of few values is counted as fast as bytes: its rule is theirs.) */
 #define GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD ((uint64_t)128 << 20)
-/* ... and for the words of one input that asks only for its commonest
- * (tokens_top), which the device picks without copying every distinct
- * one back: at least this many a thread and GH_AUTO_GPU_TOP_BYTES in all
- * (16 threads count a GiB's words in 0.5-1.9 s, the GPU alone in 0.52-0.55
- * s with its start; H200 host, bench/NOTES.md "Session 20"). */
-#define GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD ((uint64_t)60 << 20)
+/* ... and for the words or lines of one input that asks only for its
+ * commonest (tokens_top), which the device picks without copying every
+ * distinct one back: at least this many a thread and GH_AUTO_GPU_TOP_BYTES
+ * in all (16 threads count a GiB's words in 0.46-1.6 s and its lines in
+ * 0.55-1.6 s, the GPU alone either in 0.45-0.55 s with its start; H200
+ * host, bench/NOTES.md "Session 21"). */
+#define GH_AUTO_GPU_TOP_BYTES_PER_THREAD ((uint64_t)60 << 20)
 #define GH_AUTO_GPU_TOP_BYTES ((uint64_t)512 << 20)
 
 /* Under a --memory of less than this the host counts the tokens: the

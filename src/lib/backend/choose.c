@@ -23,14 +23,13 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 	 * bench/NOTES.md); several inputs at once would take turns at one
 	 * table a device. */
 	uint64_t per_thread = file_bytes / (uint64_t)opts->threads;
-	bool top_words = opts->tokens == GPUHIST_TOKENS_WORDS &&
-			 opts->tokens_top &&
-			 per_thread >= GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD &&
-			 file_bytes >= GH_AUTO_GPU_TOP_BYTES;
+	bool top = opts->tokens_top &&
+		   per_thread >= GH_AUTO_GPU_TOP_BYTES_PER_THREAD &&
+		   file_bytes >= GH_AUTO_GPU_TOP_BYTES;
 	bool alone = opts->backend == GPUHIST_BACKEND_AUTO && words_or_lines &&
 		     inputs == 1 && !gh_tokens_gpu_why_not(opts) &&
 		     (per_thread >= GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD ||
-		      top_words);
+		      top);
 	bool large = alone || file_bytes / (uint64_t)opts->threads >=
 			      GH_AUTO_GPU_BYTES_PER_THREAD;
 

@@ -13,8 +13,8 @@
  * file_bytes in all, at least GH_AUTO_GPU_BYTES_PER_THREAD a thread, the
  * CPU until a GPU has started and then the GPU; for words or lines of one
  * file (of `inputs`) of GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD a thread or
- * more (the words of one asking for its commonest alone, opts->tokens_top:
- * GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD and GH_AUTO_GPU_TOP_BYTES) that
+ * more (of one asking for its commonest alone, opts->tokens_top:
+ * GH_AUTO_GPU_TOP_BYTES_PER_THREAD and GH_AUTO_GPU_TOP_BYTES) that
  * the GPU would count itself, the GPU alone once started (the
  * CPU where it does not start); with inputs of unknown size (unsized:
  * streams), the CPU, and a GPU too if the CPU falls behind; else the CPU
