@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 34
+plan 36
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -166,6 +166,20 @@ set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*
 ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" = 600000000 ]; echo $?)" \
 	"600 MB, lines, auto: the GPU alone (${1:-?} bytes on the CPU)"
 rm -f big
+# ... and of one gzip file of 136 MiB on 8 threads (its text guessed at 4
+# times that: 68 MiB a thread), which the cores decode as the GPU counts.
+python3 -c 'import random, sys
+random.seed(37015)
+sys.stdout.buffer.write(random.randbytes(140000000))' | base64 -w 76 |
+	gzip -1 >packed.gz
+(unset GPUHIST_GPU_ONLY; "$GPUHIST" -v --threads=8 --lines --top=5 -f tsv \
+	packed.gz >got 2>err.packed)
+"$GPUHIST" --backend=cpu --threads=8 --lines --top=5 -f tsv packed.gz >want
+same_file "136 MiB of gzip, lines, auto: the CPU backend's" got want
+set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err.packed)
+ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" -gt 180000000 ]; echo $?)" \
+	"136 MiB of gzip, lines, auto: the GPU alone (${1:-?} bytes on the CPU)"
+rm -f packed.gz
 
 # Several inputs: each one's rows, and the total's sum of all of them.
 same_top "two inputs, their tables and the total" log -t --top=5 sizes

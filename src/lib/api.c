@@ -499,7 +499,7 @@ static int open_backend(gpuhist_counter *c, const struct gpuhist_input *inputs,
 	if (!valid_inputs(c, inputs, n))
 		return GPUHIST_ERR_ARGUMENT;
 	bytes = gh_inputs_bytes(inputs, n, c->opts.raw, &unsized, &disk);
-	c->run.backend = gh_backend_choose(&c->opts, bytes, unsized, n,
+	c->run.backend = gh_backend_choose(&c->opts, bytes, disk, unsized, n,
 					   c->message, sizeof(c->message));
 	if (!c->run.backend)
 		return GPUHIST_ERR_BACKEND;

@@ -9,7 +9,8 @@
 #include "choose.h"
 
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
-				     uint64_t file_bytes, bool unsized,
+				     uint64_t file_bytes, uint64_t disk_bytes,
+				     bool unsized,
 				     int inputs, char *why, size_t why_len)
 {
 	struct gh_backend *b;
@@ -23,9 +24,15 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 	 * bench/NOTES.md); several inputs at once would take turns at one
 	 * table a device. */
 	uint64_t per_thread = file_bytes / (uint64_t)opts->threads;
+	/* Through a decoder the GPU counts as fast as the cores decode, and
+	 * the cores would decode and count: it pays from less. */
+	bool packed = file_bytes > disk_bytes;
 	bool top = opts->tokens_top &&
-		   per_thread >= GH_AUTO_GPU_TOP_BYTES_PER_THREAD &&
-		   file_bytes >= GH_AUTO_GPU_TOP_BYTES;
+		   per_thread >= (packed ?
+				  GH_AUTO_GPU_TOP_PACKED_BYTES_PER_THREAD :
+				  GH_AUTO_GPU_TOP_BYTES_PER_THREAD) &&
+		   file_bytes >= (packed ? GH_AUTO_GPU_TOP_PACKED_BYTES :
+					   GH_AUTO_GPU_TOP_BYTES);
 	bool alone = opts->backend == GPUHIST_BACKEND_AUTO && words_or_lines &&
 		     inputs == 1 && !gh_tokens_gpu_why_not(opts) &&
 		     (per_thread >= GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD ||

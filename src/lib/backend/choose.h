@@ -14,7 +14,9 @@
  * CPU until a GPU has started and then the GPU; for words or lines of one
  * file (of `inputs`) of GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD a thread or
  * more (of one asking for its commonest alone, opts->tokens_top:
- * GH_AUTO_GPU_TOP_BYTES_PER_THREAD and GH_AUTO_GPU_TOP_BYTES) that
+ * GH_AUTO_GPU_TOP_BYTES_PER_THREAD and GH_AUTO_GPU_TOP_BYTES, or the
+ * _PACKED_ pair where file_bytes, an estimate, exceeds the disk_bytes
+ * they are read from) that
  * the GPU would count itself, the GPU alone once started (the
  * CPU where it does not start); with inputs of unknown size (unsized:
  * streams), the CPU, and a GPU too if the CPU falls behind; else the CPU
@@ -24,7 +26,8 @@
  * requested one cannot count.
  */
 struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
-				     uint64_t file_bytes, bool unsized,
-				     int inputs, char *why, size_t why_len);
+				     uint64_t file_bytes, uint64_t disk_bytes,
+				     bool unsized, int inputs, char *why,
+				     size_t why_len);
 
 #endif
