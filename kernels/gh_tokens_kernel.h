@@ -219,11 +219,13 @@ cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t, uint64_t low,
 /* The ties' next 8 bytes: for each ready slot of t whose count is
  * ties.count and whose first ties.depth bytes equal ties.b's, its bytes
  * [depth, depth + 8) zero-filled past its end, as a big-endian number,
- * written to heads at a place taken from *n (zeroed by the caller; heads
- * as long as the bins said).  Queued on stream; the launch's error. */
+ * written to heads[cap] at a place taken from *n (zeroed by the caller;
+ * *n may pass cap, the heads past it unwritten).  Queued on stream; the
+ * launch's error. */
 cudaError_t gh_kernel_tokens_heads(const struct gh_tok_table *t,
 				   const struct gh_tok_ties *ties,
-				   uint64_t *heads, unsigned long long *n,
+				   uint64_t *heads, uint64_t cap,
+				   unsigned long long *n,
 				   cudaStream_t stream);
 
 /* Of the n heads whose bits above shift + 8 are prefix's, how many have

@@ -703,7 +703,7 @@ __global__ void pick_records(const struct gh_tok_table t, uint64_t low,
 
 __global__ void tie_heads(const struct gh_tok_table t,
 			  const struct gh_tok_ties ties, uint64_t *heads,
-			  unsigned long long *n)
+			  uint64_t cap, unsigned long long *n)
 {
 	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
 
@@ -716,7 +716,7 @@ __global__ void tie_heads(const struct gh_tok_table t,
 			    ties_cmp(ties, key, e.len) == 0;
 		unsigned long long place = warp_place(take, n);
 
-		if (!take)
+		if (!take || place >= cap)
 			continue;
 		uint64_t head = 0;
 
@@ -790,13 +790,13 @@ extern "C" cudaError_t gh_kernel_tokens_pick(const struct gh_tok_table *t,
 
 extern "C" cudaError_t gh_kernel_tokens_heads(const struct gh_tok_table *t,
 					      const struct gh_tok_ties *ties,
-					      uint64_t *heads,
+					      uint64_t *heads, uint64_t cap,
 					      unsigned long long *n,
 					      cudaStream_t stream)
 {
 	unsigned blocks = slot_blocks(t->n_slots, 4096);
 
-	tie_heads<<<blocks, BLOCK, 0, stream>>>(*t, *ties, heads, n);
+	tie_heads<<<blocks, BLOCK, 0, stream>>>(*t, *ties, heads, cap, n);
 	return cudaGetLastError();
 }
 

@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 36
+plan 40
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -111,21 +111,42 @@ same_top "300000 distinct lines, --top=1000, json" distinct --lines \
 same_top "300000 distinct lines under --memory=1M" distinct --lines \
 	--top=10 --memory=1M -T "$TMP"
 
-# Ties alike in their first 40 bytes (several rounds of 8 bytes), in no
+same_top "300000 distinct lines, --top=100000 (too many to pick)" distinct \
+	--lines --top=100000 -f tsv
+
+# Ties alike in their first 44 bytes (several rounds of 8 bytes), in no
 # order; and ties alike in their first 70 (past the 64 bytes narrowed:
 # the whole table handed over).
 python3 -c 'import random
 random.seed(37013)
 n = list(range(200000))
 random.shuffle(n)
-for i in n: print("2026-11-27T10:00:00.000Z host-0001 app[42]: %08d req" % i)
-for i in n[:3000]: print("x" * 70 + "%06d" % i)' >prefixed
-same_top "lines alike in their first 40 bytes, --top=30" prefixed --lines \
+for i in n: print("2026-11-27T10:00:00.000Z host-0001 app[42]: %08d req" % i)' >prefixed
+same_top "lines alike in their first 44 bytes, --top=30" prefixed --lines \
 	--top=30 -f tsv
 picked --lines --top=30 prefixed
-ok $? "-v: lines alike in their first 40 bytes picked on the device"
+ok $? "-v: lines alike in their first 44 bytes picked on the device"
 python3 -c 'for i in range(3000, 0, -1): print("y" * 70 + "%06d" % i)' >alike
 same_top "lines alike in their first 70 bytes, --top=3" alike --lines --top=3
+picked --lines --top=3 alike
+ok $([ $? != 0 ]; echo $?) "-v: lines alike in their first 70 bytes not picked"
+
+# Keys that end inside the bytes narrowed, among ties still equal: lines
+# of 10 bytes alike then a number (the top: P..P0, P..P1, P..P10, P..P100
+# ...), and words of count 2 that are short numbers (0, 1, 10, 100 ...).
+python3 -c 'import random
+random.seed(37016)
+n = ["P" * 10 + "%d" % i for i in range(100000)]
+random.shuffle(n)
+print("\n".join(n))' >shortkeys
+same_top "lines ending inside the narrowed bytes, --top=20" shortkeys \
+	--lines --top=20 -f tsv
+python3 -c 'import random
+random.seed(37017)
+w = ["%d" % i for i in range(200000)] * 2 + ["s%d" % i for i in range(100000)]
+random.shuffle(w)
+for i in range(0, len(w), 11): print(" ".join(w[i:i + 11]))' >shortwords
+same_top "short words of count 2, --top=40" shortwords -t --top=40 -f tsv
 
 # Ties of count 2 under ten words of count 100; and words that end in
 # NUL bytes or are each other's prefixes, among 200000 that begin alike.

@@ -713,9 +713,15 @@ static int narrow_ties(struct gpu_tok_table *t, uint64_t tied, uint64_t need,
 	cudaError_t err = cudaSuccess;
 	int ret = 0;
 
-	if (cudaMalloc((void **)&d_heads, tied * sizeof(*d_heads)) ||
-	    cudaMalloc((void **)&d_hist, 257 * sizeof(*d_hist))) {
+	if (cudaMalloc((void **)&d_heads, tied * sizeof(*d_heads))) {
 		cudaGetLastError();     /* no room: handed over whole */
+		d_heads = NULL;
+		ret = 1;
+		goto out;
+	}
+	if (cudaMalloc((void **)&d_hist, 257 * sizeof(*d_hist))) {
+		cudaGetLastError();
+		d_hist = NULL;
 		ret = 1;
 		goto out;
 	}
@@ -730,7 +736,8 @@ static int narrow_ties(struct gpu_tok_table *t, uint64_t tied, uint64_t need,
 		if ((err = cudaMemsetAsync(d_hist + 256, 0, sizeof(*d_hist),
 					   stream)) ||
 		    (err = gh_kernel_tokens_heads(&t->dev, ties, d_heads,
-						  d_hist + 256, stream)) ||
+						  tied, d_hist + 256,
+						  stream)) ||
 		    (err = cudaMemcpyAsync(h_hist + 256, d_hist + 256,
 					   sizeof(*d_hist),
 					   cudaMemcpyDeviceToHost, stream)) ||
@@ -849,8 +856,10 @@ static int pick_commonest(struct gpu_tok_table *t)
 		}
 	}
 	/* Many ties at the bound (distinct lines: most of them 1): only the
-	 * few the top may need, and their bytes added up first. */
-	if (low && units > distinct / 4 && bound < 64) {
+	 * few the top may need, and their bytes added up first; where even
+	 * those would be too many to pay, not narrowed at all. */
+	if (low && units > distinct / 4 && bound < 64 &&
+	    want + TIES_SLACK <= distinct / 4) {
 		uint64_t above = units - h_sums[bound], taken;
 
 		ties.count = low;
