@@ -143,7 +143,7 @@ struct gh_backend {
 #define GH_AUTO_GPU_TOP_BYTES ((uint64_t)512 << 20)
 /* ... and the same through a decoder, the text's size guessed from the
  * disk's (GH_COMPRESSED_RATIO): a GiB of a log in gzip -6 took the GPU
- * alone 0.65-0.8 s, 16 cores decoding and counting 0.7-1.9 s, and the GPU
+ * alone 0.58-0.82 s, 16 cores decoding and counting 0.69-1.95 s, and the GPU
  * after its start counted at the decoder's speed (H200 host,
  * bench/NOTES.md "Session 21"): from 120 MiB on disk on 16 threads. */
 #define GH_AUTO_GPU_TOP_PACKED_BYTES_PER_THREAD ((uint64_t)30 << 20)
