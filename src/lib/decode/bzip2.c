@@ -96,6 +96,12 @@ static int64_t bzip2_read(void *d, unsigned char *out, uint64_t cap,
 			*warning = "trailing garbage after EOF ignored";
 			BZ2_bzDecompressEnd(&z->bz);
 			z->open = false;
+			/* Read to its end: all of it was the input's (a pipe's
+			 * garbage may come in a later read). */
+			if (gh_packed_in_drain(u) < 0) {
+				*why = NULL;
+				return -1;
+			}
 			u->ended = true;
 			break;
 		}

@@ -99,6 +99,17 @@ int gh_packed_in_more(struct gh_packed_in *in, bool inside,
 	return 0;
 }
 
+int gh_packed_in_drain(struct gh_packed_in *in)
+{
+	int got;
+
+	do {
+		in->next = in->buf;
+		in->avail = 0;
+	} while ((got = gh_packed_in_refill(in)) > 0);
+	return got < 0 ? -1 : 0;
+}
+
 void gh_packed_in_free(struct gh_packed_in *in)
 {
 	free(in->buf);

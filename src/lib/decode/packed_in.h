@@ -58,6 +58,11 @@ static inline void gh_packed_in_take(struct gh_packed_in *in, size_t n)
 	in->avail -= n;
 }
 
+/* Reads the rest of the input and drops it, so that consumed is the
+ * whole input's (trailing garbage ignored, a writer not left blocked);
+ * 0, or -1 with errno set. */
+int gh_packed_in_drain(struct gh_packed_in *in);
+
 void gh_packed_in_free(struct gh_packed_in *in);
 
 #endif
