@@ -32,6 +32,23 @@ picked() {
 	grep -q 'commonest tokens picked on the device' v.err
 }
 
+# python_top FILE N: Python's sort of FILE's words, the top N as gpuhist's
+# tsv writes them (bytes below 32 as \xNN) and the rest as (other).
+python_top() {
+	python3 - "$1" "$2" <<'EOF'
+import collections, sys
+name, top = sys.argv[1], int(sys.argv[2])
+c = collections.Counter(open(name, "rb").read().split())
+rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+out = sys.stdout.buffer
+out.write(b"input\ttoken\tcount\n")
+for k, n in rows[:top]:
+    k = b"".join(b"\\x%02x" % b if b < 32 else bytes([b]) for b in k)
+    out.write(name.encode() + b"\t" + k + b"\t%d\n" % n)
+out.write(name.encode() + b"\t(other)\t%d\n" % sum(n for _, n in rows[top:]))
+EOF
+}
+
 gen log 3000000 >log
 same_top "log, words, the table's top 20" log -t
 picked -t log
@@ -56,16 +73,7 @@ same_top "log.gz, words" log.gz -t --top=12
 
 # The top against Python's own sort of the words.
 GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=25 -f tsv log >got.tsv
-python3 - log >want.tsv <<'EOF'
-import collections, sys
-c = collections.Counter(open(sys.argv[1], "rb").read().split())
-rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
-out = sys.stdout.buffer
-out.write(b"input\ttoken\tcount\n")
-for k, n in rows[:25]:
-    out.write(b"log\t" + k + b"\t%d\n" % n)
-out.write(b"log\t(other)\t%d\n" % sum(n for _, n in rows[25:]))
-EOF
+python_top log 25 >want.tsv
 same_file "log, words, --top=25: Python's sort" got.tsv want.tsv
 
 # The last unit, without a newline, among the commonest; and the one
@@ -163,17 +171,7 @@ tr ' ' '\n' <nul | grep -av '^[cd]' | tr '\n' ' ' >xs
 same_top "words ending in NUL bytes, each other's prefixes, --top=16" xs \
 	-t --top=16 -f tsv
 GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=16 -f tsv xs >got.tsv
-python3 - xs >want.tsv <<'EOF'
-import collections, sys
-c = collections.Counter(open(sys.argv[1], "rb").read().split())
-rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
-out = sys.stdout.buffer
-out.write(b"input\ttoken\tcount\n")
-for k, n in rows[:16]:
-    k = b"".join(b"\\x%02x" % b if b < 32 else bytes([b]) for b in k)
-    out.write(b"xs\t" + k + b"\t%d\n" % n)
-out.write(b"xs\t(other)\t%d\n" % sum(n for _, n in rows[16:]))
-EOF
+python_top xs 16 >want.tsv
 same_file "words ending in NUL bytes, --top=16: Python's sort" got.tsv want.tsv
 
 # auto (choose.c): the lines of one file of 600 MB on 8 threads (75 MB
