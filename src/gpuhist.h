@@ -177,7 +177,7 @@ struct gpuhist_options {
 	 * field view splits, with separator), which may also be epoch
 	 * seconds or milliseconds.  Each line's unit is its interval's start,
 	 * "2026-11-27T10:00:00Z", or "(no time)".  Set beside another tokens
-	 * view (words, lines, field, fields, key), per groups that view's
+	 * view (words, lines, field, fields, key, bytes), per groups that view's
 	 * units by interval: each is its line's label, a tab, then the
 	 * unit ("2026-11-27T10:00:00Z\t404"); 0: not grouped. */
 	long long per;
@@ -357,6 +357,10 @@ enum gpuhist_tokens_view {
 				 * line read as JSON (gpuhist_options) */
 	GPUHIST_TOKENS_PER,     /* each line's interval of time (the per
 				 * option) */
+	GPUHIST_TOKENS_BYTES,   /* after 0.2: each byte of a line, its
+				 * newline with it, a token of one byte
+				 * (beside per: the byte values of each
+				 * interval's lines, gpuhist --per -b) */
 };
 
 struct gpuhist_token {

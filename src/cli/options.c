@@ -73,7 +73,8 @@ void gh_options_help(void)
 "                         2026-11-27T10:00:00Z, or syslog's Nov 27 10:00:00);\n"
 "                         beside -t, --lines, --field or --key: their\n"
 "                         tokens per interval (--top: each interval's);\n"
-"                         beside --values: each interval's figures\n"
+"                         beside --values: each interval's figures;\n"
+"                         beside -b, -c or -w: each interval's bins\n"
 "      --time-field=N     --per: the time is the Nth field (as --field; -F),\n"
 "                         which may also be epoch seconds or milliseconds\n"
 "      --year=Y           --per: syslog's year (default: this year)\n"
@@ -1116,7 +1117,32 @@ static enum gh_parse_result check(struct parse *p)
 		say("options --per and --values cannot be combined with --merge yet");
 		return usage_error();
 	}
-	if (lib->per && !lib->tokens) {
+	/* --per beside a bytes view (-b, -c, -w): each interval's byte
+	 * values, as tokens of one byte (gpuhist.h's GPUHIST_TOKENS_BYTES),
+	 * folded into the view's bins as they are printed. */
+	if (lib->per && !lib->tokens && !opts->values &&
+	    (p->view_opt_seen || opts->chars || opts->stats)) {
+		if (opts->chars || opts->stats) {
+			say("option %s cannot be combined with --per yet%s",
+			    opts->chars ? "-m" : "-s",
+			    opts->stats ? " (ent's pi and serial correlation need the stream whole)"
+					: "");
+			return usage_error();
+		}
+		if (opts->merge) {
+			say("options --per and %s cannot be combined with --merge yet",
+			    p->first_view);
+			return usage_error();
+		}
+		if (opts->columns.n) {
+			say("option --per cannot be combined with %s yet",
+			    "--columns");
+			return usage_error();
+		}
+		lib->tokens = GPUHIST_TOKENS_BYTES;
+		opts->bytes_per = true;
+		lib->tokens_only = 1;
+	} else if (lib->per && !lib->tokens) {
 		lib->tokens = GPUHIST_TOKENS_PER;
 		p->tokens_opt = "--per";
 	}
@@ -1142,7 +1168,7 @@ static enum gh_parse_result check(struct parse *p)
 		gh_options_tokens_defaults(opts);
 		/* The tokens views show the bytes read, not the byte totals. */
 		lib->tokens_only = 1;
-	} else if (p->memory_opt) {
+	} else if (p->memory_opt && !opts->bytes_per) {
 		say("option %s applies to the tokens views only (-t, --lines, --field, --key)",
 		    p->memory_opt);
 		return usage_error();

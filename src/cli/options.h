@@ -45,6 +45,8 @@ struct gh_options {
 				     * categories; with -i: case-folded) */
 	bool stats;                 /* -s: ent's figures besides the view */
 	bool values;                /* --values: lib's field read as numbers */
+	bool bytes_per;             /* --per beside -b, -c or -w: lib's tokens
+				     * are each interval's bytes */
 	bool sort_set;              /* --sort was given */
 	double precision;           /* --precision, percent (0: 1) */
 	struct gh_quantiles quantiles;

@@ -62,18 +62,8 @@ static uint64_t sum256(const uint64_t totals[256])
 	return n;
 }
 
-/* The rows a block shows: the --top commonest bins (ties in bin order),
- * or all of them, in the order --sort asks, and the rest summed into one
- * row named GH_OTHER, a name no bin has. */
-struct rows {
-	int n;                          /* rows of bins */
-	int bin[GH_VIEW_MAX_BINS];      /* each row's bin */
-	uint64_t count[GH_VIEW_MAX_BINS + 1];   /* each row's, then other's */
-	bool other;                     /* a GH_OTHER row follows them */
-};
-
-static void arrange(const struct gh_report *rep, const uint64_t bins[],
-		    struct rows *r)
+void gh_bin_rows_arrange(const struct gh_report *rep, const uint64_t bins[],
+			 struct gh_bin_rows *r)
 {
 	int n = rep->view->n_bins;
 
@@ -106,15 +96,14 @@ static void arrange(const struct gh_report *rep, const uint64_t bins[],
 		r->count[i] = bins[r->bin[i]];
 }
 
-/* Row i's table label and machine name. */
-static const char *row_label(const struct gh_report *rep,
-			     const struct rows *r, int i)
+const char *gh_bin_rows_label(const struct gh_report *rep,
+			      const struct gh_bin_rows *r, int i)
 {
 	return i < r->n ? rep->view->label[r->bin[i]] : GH_OTHER;
 }
 
-static const char *row_name(const struct gh_report *rep,
-			    const struct rows *r, int i)
+const char *gh_bin_rows_name(const struct gh_report *rep,
+			     const struct gh_bin_rows *r, int i)
 {
 	return i < r->n ? rep->view->name[r->bin[i]] : GH_OTHER;
 }
@@ -123,7 +112,7 @@ static const char *row_name(const struct gh_report *rep,
  * block.c. */
 struct bytes_block {
 	const struct gh_report *rep;
-	struct rows r;
+	struct gh_bin_rows r;
 	int i;
 	struct gh_row_facts facts;      /* --columns */
 	const struct gh_stats_figures *st;      /* --stats: ent's row in
@@ -141,7 +130,7 @@ static int bytes_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 {
 	struct bytes_block *bb = ctx;
 	const struct gh_report *rep = bb->rep;
-	const struct rows *r = &bb->r;
+	const struct gh_bin_rows *r = &bb->r;
 	int i = bb->i;
 
 	if (which == GH_ROWS_MACHINE && bb->st)     /* ent -t's row */
@@ -149,7 +138,7 @@ static int bytes_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 	if (i >= r->n + r->other)
 		return 0;
 	bb->i++;
-	row->label = gh_cell_str(NULL, row_label(rep, r, i));
+	row->label = gh_cell_str(NULL, gh_bin_rows_label(rep, r, i));
 	row->count = r->count[i];
 	/* 256 mostly empty rows would hide the shape: skip zero bytes. */
 	row->hidden = rep->view->kind == GH_VIEW_BYTES && !r->count[i] &&
@@ -157,13 +146,13 @@ static int bytes_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 	row->unscaled = i >= r->n;      /* bars: the bins shown */
 	row->cell[0] = which == GH_ROWS_JSON &&
 		       rep->view->kind == GH_VIEW_BYTES && i < r->n
-		       ? gh_cell_lit("bin", row_name(rep, r, i))
-		       : gh_cell_name("bin", row_name(rep, r, i));
+		       ? gh_cell_lit("bin", gh_bin_rows_name(rep, r, i))
+		       : gh_cell_name("bin", gh_bin_rows_name(rep, r, i));
 	row->cell[1] = gh_cell_u64("count", r->count[i]);
 	row->n_cells = 2;
 	if (which == GH_ROWS_MACHINE) {
 		bb->facts.count = r->count[i];
-		bb->facts.label = row_label(rep, r, i);
+		bb->facts.label = gh_bin_rows_label(rep, r, i);
 		row->n_cells += gh_columns_cells(&rep->opts->columns,
 						 &bb->facts, row->cell + 2);
 	}
@@ -189,7 +178,7 @@ static int bytes_block(struct gh_report *rep, const char *name,
 	uint64_t counted = gh_view_fold(rep->view, totals, bins);
 	int ret;
 
-	arrange(rep, bins, &bb.r);
+	gh_bin_rows_arrange(rep, bins, &bb.r);
 	bb.facts.counted = b.share_of = counted;
 	bb.facts.bytes_read = sum256(totals);
 	bb.facts.entropy = gh_entropy(totals);
@@ -241,6 +230,7 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	/* --values per interval: rows of the tokens, read as numbers. */
 	rep->values_per = opts->values && opts->lib.per;
 	rep->values = opts->values && !rep->values_per;
+	rep->bytes_per = opts->bytes_per;
 	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
 	if (rep->values_per)
 		rep->top = 0;

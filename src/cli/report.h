@@ -39,6 +39,12 @@ struct gh_report {
 				     * rows (a field's, grouped by
 				     * interval) read as numbers an interval
 				     * at a time (report_values_per.c) */
+	bool bytes_per;             /* --per beside -b, -c or -w: the
+				     * tokens' rows (bytes, grouped by
+				     * interval) folded into the view's bins
+				     * an interval at a time
+				     * (report_bytes_per.c) */
+	uint64_t per_counted;       /* ... the bytes their bins count */
 	bool values;                /* --values: a field's numbers
 				     * (report_values.c), not its tokens */
 	gpuhist_values *values_total;   /* ... the inputs' added up */
@@ -70,6 +76,24 @@ struct gh_report {
 
 void gh_report_begin(struct gh_report *rep, FILE *out,
 		     const struct gh_options *opts, const struct gh_view *view);
+
+/* The rows a block of the bytes views shows: the --top commonest bins
+ * (ties in bin order), or all of them, in the order --sort asks, and the
+ * rest summed into one row named GH_OTHER, a name no bin has. */
+struct gh_bin_rows {
+	int n;                          /* rows of bins */
+	int bin[GH_VIEW_MAX_BINS];      /* each row's bin */
+	uint64_t count[GH_VIEW_MAX_BINS + 1];   /* each row's, then other's */
+	bool other;                     /* a GH_OTHER row follows them */
+};
+
+void gh_bin_rows_arrange(const struct gh_report *rep, const uint64_t bins[],
+			 struct gh_bin_rows *r);
+/* Row i's table label and machine name. */
+const char *gh_bin_rows_label(const struct gh_report *rep,
+			      const struct gh_bin_rows *r, int i);
+const char *gh_bin_rows_name(const struct gh_report *rep,
+			     const struct gh_bin_rows *r, int i);
 /* One input's 256 exact totals (and with -m its code points, with
  * --stats its stream sums, NULL when not known, with a tokens view its
  * tokens); also added into the

@@ -31,6 +31,7 @@
 #include "group_sort.h"
 #include "msg.h"
 #include "report_tokens.h"
+#include "report_bytes_per.h"
 #include "report_values_per.h"
 #include "token_order.h"
 #include "token_runs.h"
@@ -313,9 +314,11 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		memcpy(owned->t, tk->token, tk->distinct * sizeof(*owned->t));
 		owned->top = 0;         /* the bytes are the result's */
 		owned->n = tk->distinct;
-		if (rep->sort == GH_SORT_BIN && !rep->values_per)
+		bool by_group = rep->values_per || rep->bytes_per;
+
+		if (rep->sort == GH_SORT_BIN && !by_group)
 			qsort(owned->t, owned->n, sizeof(*owned->t), gh_by_bytes);
-		else if (gh_group_sort(owned->t, owned->n, rep->values_per
+		else if (gh_group_sort(owned->t, owned->n, by_group
 				       ? GH_GROUP_ONLY : GH_GROUP_COUNT)) {
 			free(owned->t);
 			owned->t = NULL;
@@ -456,6 +459,10 @@ struct tokens_block {
 	bool values_per, in_group;
 	gpuhist_values *v;
 	struct gh_values_per_text *text;
+	/* --per beside a bytes view: each interval's bins, in bp, shown
+	 * (showing) before the next interval's rows are read */
+	bool bytes_per, showing;
+	struct gh_bytes_per bp;
 };
 
 /* A key's columns, "field1", "field9", into cols; how many. */
@@ -478,7 +485,9 @@ int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
 
 	if (grouped(rep))
 		cols[n++] = "interval";
-	if (rep->opts->lib.n_fields > 1)
+	if (rep->bytes_per)
+		cols[n++] = "bin";
+	else if (rep->opts->lib.n_fields > 1)
 		n += key_columns(rep, cols + n);
 	else
 		cols[n++] = rep->opts->lib.tokens == GPUHIST_TOKENS_PER
@@ -600,7 +609,9 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 
 			for (int i = 0; i < n; i++)
 				row->cell[1 + i] = gh_cell_str(
-					tb->n_key ? tb->names[i] : "token", "");
+					tb->n_key ? tb->names[i]
+					: tb->bytes_per ? "bin" : "token",
+					"");
 			row->cell[1 + n] = gh_cell_u64("count", 0);
 			row->n_cells = n + 2;
 		}
@@ -807,6 +818,51 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 	}
 }
 
+/* --per beside a bytes view: the next row, interval by interval, each
+ * interval's bins added up from its rows (a byte each), then shown; the
+ * intervals without lines between shown (but in json). */
+static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
+			  struct gh_row *row)
+{
+	for (;;) {
+		if (tb->showing) {
+			if (gh_bytes_per_row(&tb->bp, tb->group.bytes,
+					     tb->group.len, which, row))
+				return 1;
+			tb->showing = false;
+		}
+		int got = tb->ended ? 0 : tb->pending ? 1
+			  : rows_next(tb->rows, &tb->t);
+
+		if (got < 0)
+			return -1;
+		row->hidden = row->unscaled = false;
+		if (!got || (tb->in_group && !of_group(&tb->t, &tb->group))) {
+			tb->ended = !got;
+			tb->pending = got;      /* the next interval's */
+			if (!tb->in_group)
+				return 0;
+			gh_bytes_per_arrange(&tb->bp);
+			tb->in_group = false;
+			tb->showing = true;
+			continue;
+		}
+		if (!tb->in_group) {
+			tb->pending = true;
+			if (which != GH_ROWS_JSON && gap_row(tb, row))
+				return 1;
+			keep_group(&tb->t, &tb->group);
+			tb->in_group = true;
+		}
+		tb->pending = false;
+		size_t glen = gh_group_len(&tb->t);
+		size_t skip = glen < tb->t.len ? glen + 1 : glen;
+
+		gh_bytes_per_add(&tb->bp, tb->t.bytes + skip, tb->t.len - skip,
+				 tb->t.count);
+	}
+}
+
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
@@ -814,7 +870,8 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 	tb->ended = tb->other_done = false;
 	tb->have_expect = tb->pending = false;
 	tb->rank = tb->cut = 0;
-	tb->in_group = false;
+	tb->in_group = tb->showing = false;
+	memset(tb->bp.totals, 0, sizeof(tb->bp.totals));
 	(void)which;
 	if (!rows_start(tb->rows))
 		return 0;
@@ -828,6 +885,8 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 
 	if (tb->values_per)
 		return values_per_next(tb, which, row);
+	if (tb->bytes_per)
+		return bytes_per_next(tb, which, row);
 	if (tb->grouped)
 		return grouped_next(tb, which, row);
 
@@ -939,6 +998,15 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 		values_per_figures(rep, b, bytes_read, tokens);
 		return;
 	}
+	if (rep->bytes_per) {
+		gh_bytes_per_figures(rep, b, bytes_read, rep->per_counted);
+		time_figures(b, lib);
+		if (lib->separator >= 0)
+			gh_block_figure(b, NULL, "separator",
+					gh_cell_u64(NULL,
+						    (uint64_t)lib->separator));
+		return;
+	}
 	b->title = "token";
 	b->label_max = LABEL_MAX;
 	b->share_of = tokens;
@@ -1037,6 +1105,36 @@ static void replay_given_up(struct gh_report *rep,
 	gh_report_tokens_keep(rep, tk);         /* said, if it fails */
 }
 
+/* --per beside a bytes view: the bytes its bins count, every interval's,
+ * in *counted (the figure and the table's shares come before the rows);
+ * 0, or -1 when the rows cannot be read (said). */
+static int bytes_counted(const struct gh_report *rep, struct rows *rows,
+			 uint64_t *counted)
+{
+	struct gpuhist_token t;
+	int got;
+
+	*counted = 0;
+	if (rows_start(rows)) {
+		gh_msg("%s", gh_token_runs_error(rows->runs));
+		return -1;
+	}
+	while ((got = rows_next(rows, &t)) > 0) {
+		size_t glen = gh_group_len(&t);
+		size_t skip = glen < t.len ? glen + 1 : glen;
+
+		*counted += gh_bytes_per_counted(rep, t.bytes + skip,
+						 t.len - skip, t.count);
+	}
+	if (got < 0)
+		return -1;      /* said */
+	if (rows_start(rows)) {
+		gh_msg("%s", gh_token_runs_error(rows->runs));
+		return -1;
+	}
+	return 0;
+}
+
 static int print_block(struct gh_report *rep, const char *name,
 		       uint64_t bytes_read, const struct gpuhist_tokens *tk,
 		       struct rows *rows, uint64_t other, int has_other,
@@ -1056,6 +1154,7 @@ static int print_block(struct gh_report *rep, const char *name,
 					  ? rep->opts->lib.per : 0,
 				   .grouped = grouped(rep),
 				   .values_per = rep->values_per,
+				   .bytes_per = rep->bytes_per,
 				   .top = grouped(rep) ? (uint64_t)rep->top
 						       : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
@@ -1067,6 +1166,9 @@ static int print_block(struct gh_report *rep, const char *name,
 
 	tb.group.bytes = tb.group_bytes;
 	tb.text = &text;
+	tb.bp.rep = rep;
+	if (rep->bytes_per && bytes_counted(rep, rows, &rep->per_counted))
+		return -1;
 	if (tb.n_key)
 		key_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
@@ -1133,7 +1235,7 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 		       name, tk->listed, tk->distinct);
 	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
 
-	if (!bad && grouped(rep) && rep->top &&
+	if (!bad && grouped(rep) && rep->top && !rep->bytes_per &&
 	    group_cut(rep, &rows, &other, &has_other)) {
 		rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
 		if (owned.top)

@@ -155,7 +155,8 @@ struct gh_backend {
 
 /* Why the GPU would not count opts' tokens itself (NULL: it would, given
  * chunks of 16 MiB at most and room on the device): a key of several
- * fields or of JSON lines, counts per interval, a tight --memory. */
+ * fields or of JSON lines, counts per interval, bytes as tokens, a tight
+ * --memory. */
 static inline const char *
 gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
 {
@@ -166,6 +167,8 @@ gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
 		return "a key of JSON lines";
 	if (opts->per)
 		return "counts per interval of time";
+	if (opts->tokens == GPUHIST_TOKENS_BYTES)
+		return "bytes as tokens (the byte views count them)";
 	if (opts->memory && opts->memory < GH_TOK_MEMORY_LEAST)
 		return "--memory under 64 MiB";
 	return NULL;

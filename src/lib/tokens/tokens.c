@@ -3,7 +3,8 @@
  * A unit is what the view counts: a word (a maximal run of bytes that are
  * not space, tab, CR or LF), a line (without its newline; a last line
  * without one counts too), a key of several fields (key.h), a line's
- * interval of time (timestamp.h), or a line's Nth field (fields are runs of
+ * interval of time (timestamp.h), a byte (each of a line's, its newline
+ * with it: the byte views per interval), or a line's Nth field (fields are runs of
  * bytes that are not space or tab, leading ones skipped, as awk's default;
  * or, with a separator byte, what lies between separators, as cut -d and
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
@@ -273,8 +274,94 @@ struct unit_sink {
 
 static int sink_add(struct unit_sink *s, struct gh_unit *u)
 {
-	return s->local ? gh_local_add(s->local, u->p, u->len)
-			: gh_counts_add(s->counts, u, 1);
+	if (!s->local)
+		return gh_counts_add(s->counts, u, 1);
+	return u->n == 1 ? gh_local_add(s->local, u->p, u->len)
+			 : gh_local_add_n(s->local, u->p, u->len, u->n);
+}
+
+/* The bytes view: a run of lines of one label (the per option's label
+ * and tab, or none) whose bytes are added up, then handed on a unit a
+ * byte value (a log's lines come in time order: a chunk makes few). */
+struct byte_run {
+	const unsigned char *label;
+	uint64_t label_len;
+	bool any;
+	uint64_t n[256];
+};
+
+static int byte_run_flush(struct byte_run *r, struct key_room *room,
+			  struct unit_sink *sink)
+{
+	if (!r->any)
+		return 0;
+	r->any = false;
+	for (int c = 0; c < 256; c++) {
+		unsigned char b = (unsigned char)c;
+		struct gh_unit u;
+
+		if (!r->n[c])
+			continue;
+		if (!prefixed_unit(room, r->label, r->label_len, &b, 1, &u))
+			return -1;
+		u.n = r->n[c];
+		r->n[c] = 0;
+		if (sink_add(sink, &u))
+			return -1;
+	}
+	return 0;
+}
+
+/* Adds the byte values of p[0..len) to n (the byte views' own counter,
+ * backend/cpu/count.c, is a layer above). */
+static void add_bytes(const unsigned char *p, uint64_t len, uint64_t n[256])
+{
+	if (len < 4096) {               /* a line, or a few */
+		for (uint64_t i = 0; i < len; i++)
+			n[p[i]]++;
+		return;
+	}
+	/* Four counters a byte value: the adds of equal bytes in a row do
+	 * not wait for each other; each at most 2^28 a round. */
+	uint32_t part[4][256];
+
+	while (len) {
+		uint64_t step = len < ((uint64_t)1 << 30) ? len
+						      : (uint64_t)1 << 30;
+		uint64_t i = 0;
+
+		memset(part, 0, sizeof(part));
+		for (; i + 4 <= step; i += 4) {
+			part[0][p[i]]++;
+			part[1][p[i + 1]]++;
+			part[2][p[i + 2]]++;
+			part[3][p[i + 3]]++;
+		}
+		for (; i < step; i++)
+			part[0][p[i]]++;
+		for (int c = 0; c < 256; c++)
+			n[c] += (uint64_t)part[0][c] + part[1][c] + part[2][c] +
+				part[3][c];
+		p += step;
+		len -= step;
+	}
+}
+
+/* Adds the bytes [p, end) to the run, after the units of another label
+ * are handed on; 0, or -1 when out of memory. */
+static int byte_run_add(struct byte_run *r, const unsigned char *label,
+			uint64_t label_len, const unsigned char *p,
+			const unsigned char *end, struct key_room *room,
+			struct unit_sink *sink)
+{
+	if (r->any && (label != r->label || label_len != r->label_len) &&
+	    byte_run_flush(r, room, sink))
+		return -1;
+	r->label = label;
+	r->label_len = label_len;
+	r->any = r->any || p < end;
+	add_bytes(p, (uint64_t)(end - p), r->n);
+	return 0;
 }
 
 /* Counts the units of line [p, p + len) grouped by its interval (the per
@@ -320,6 +407,92 @@ static int grouped_line(const struct gh_tokens *t, struct gh_json_reader *json,
 	return sink_add(sink, &u);
 }
 
+/* The bytes view's count_inside: the lines of [p, end) (each ending with
+ * its newline), by the per option's interval or all at once, into l,
+ * ended here. */
+static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
+			      const unsigned char *end, struct gh_local *l)
+{
+	struct key_room room = { 0 };
+	struct unit_sink sink = { l, NULL };
+	struct byte_run *r = calloc(1, sizeof(*r));
+	int ret = r ? 0 : -1;
+
+	room.time_json = t->time_json ? gh_json_reader_new(t->time_json)
+				      : NULL;
+	if (t->time_json && !room.time_json)
+		ret = -1;
+	if (!ret && !t->per)
+		ret = byte_run_add(r, NULL, 0, p, end, &room, &sink);
+	/* Lines of one label in a row are counted at once. */
+	const unsigned char *from = p, *run_label = NULL;
+	uint64_t run_len = 0;
+
+	while (!ret && t->per && p < end) {
+		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+		const unsigned char *label;
+		uint64_t label_len;
+
+		if (!line_label(t, p, (uint64_t)(nl - p), &room, &label,
+				&label_len)) {
+			ret = -1;
+		} else if (label != run_label || label_len != run_len) {
+			ret = byte_run_add(r, run_label, run_len, from, p,
+					   &room, &sink);
+			from = p;
+			run_label = label;
+			run_len = label_len;
+		}
+		p = nl + 1;
+	}
+	if (!ret && t->per)
+		ret = byte_run_add(r, run_label, run_len, from, p, &room,
+				   &sink);
+	if (!ret)
+		ret = byte_run_flush(r, &room, &sink);
+	/* The local table points into the room until its end. */
+	if (gh_local_end(l))
+		ret = -1;
+	key_room_free(&room);
+	gh_json_reader_free(room.time_json);
+	free(r);
+	return ret;
+}
+
+/* The bytes view's count_joined: line [p, p + len), and its newline
+ * where one follows. */
+static int count_joined_bytes(struct gh_tokens *t, const unsigned char *p,
+			      uint64_t len, bool newline)
+{
+	static const unsigned char nl = '\n';
+	struct key_room room = { 0 };
+	struct unit_sink sink = { NULL, t->counts };
+	struct byte_run *r = calloc(1, sizeof(*r));
+	const unsigned char *label = NULL;
+	uint64_t label_len = 0;
+	int ret = r ? 0 : -1;
+
+	room.time_json = t->time_json ? gh_json_reader_new(t->time_json)
+				      : NULL;
+	if (t->time_json && !room.time_json)
+		ret = -1;
+	if (!ret && t->per &&
+	    !line_label(t, p, len, &room, &label, &label_len))
+		ret = -1;
+	if (!ret)
+		ret = byte_run_add(r, label, label_len, p, p + len, &room,
+				   &sink);
+	if (!ret && newline)
+		ret = byte_run_add(r, label, label_len, &nl, &nl + 1, &room,
+				   &sink);
+	if (!ret)
+		ret = byte_run_flush(r, &room, &sink);
+	key_room_free(&room);
+	gh_json_reader_free(room.time_json);
+	free(r);
+	return ret;
+}
+
 /* Counts the units wholly inside [p, end), which begins just after a
  * boundary and ends with one: added up in a local table first. */
 static int count_inside(struct gh_tokens *t, const unsigned char *p,
@@ -330,6 +503,8 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 
 	if (gh_local_begin(&l, t->counts, (uint64_t)(end - p)))
 		return -1;
+	if (t->view == GPUHIST_TOKENS_BYTES)
+		return count_bytes_inside(t, p, end, &l);
 	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		while (p < end && !ret) {
 			while (p < end && is_word_sep(*p))
@@ -443,6 +618,8 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 
 	if (!p)
 		p = (const unsigned char *)"";  /* nothing was joined */
+	if (t->view == GPUHIST_TOKENS_BYTES)
+		return last && !len ? 0 : count_joined_bytes(t, p, len, !last);
 	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		if (!len)
 			return 0;
