@@ -209,7 +209,8 @@ else
 fi
 
 # Python: per= beside "bytes", a dict of each interval's 256 totals.
-if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ]; then
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] &&
+   [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
 	PYTHONPATH="$ABS_BUILDDIR/python:$T_SRCDIR" \
 	GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
 		python3 - >got 2>&1 <<'PY'

@@ -6,7 +6,7 @@
 # first; where most units tie at the bound (distinct lines), the ties
 # narrowed by their leading bytes.  Every output against the CPU
 # backend's, byte for byte, and two against Python's sort; -v says where
-# the pick was made.
+# the pick was made; several devices' tables added into the first one's.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
 need_cmd python3
@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 40
+plan 49
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -203,3 +203,24 @@ rm -f packed.gz
 # Several inputs: each one's rows, and the total's sum of all of them.
 same_top "two inputs, their tables and the total" log -t --top=5 sizes
 same_top "the table with --total=always" log -t --top=5 --total=always
+
+# Several devices (device 0 listed two and three times here): each keeps
+# a table of the chunks it counted; at the input's end the others' are
+# added into the first one's on its device, which is then picked from or
+# handed over whole.
+same_top "two devices, log, words, the table's top 20" log -t --devices=0,0
+picked -t --devices=0,0 log
+ok $? "-v: two devices' words picked on the first after the others'"
+like "-v: the devices' tables added into the first one's" "$(cat v.err)" \
+	"the devices' added into the first one's"
+same_top "three devices of 4 KiB chunks on 3 threads, lines, tsv (every row)" \
+	log --lines -f tsv --devices=0,0,0 --chunk-size=4k --threads=3
+same_top "two devices, 300000 distinct lines, --top=50" distinct --lines \
+	--top=50 --devices=0,0
+same_top "two devices, distinct lines, every row in csv" distinct --lines \
+	-f csv --devices=0,0
+same_top "two devices, ties at the bound narrowed, --top=7" ties -t --top=7 \
+	--devices=0,0
+same_top "two devices, --memory=64M" log -t -f tsv --memory=64M --devices=0,0
+same_top "two devices, two inputs and the total" log -t --top=5 \
+	--devices=0,0 sizes

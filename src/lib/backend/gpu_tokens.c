@@ -28,7 +28,8 @@
  * left for the end; where they repeat, the whole of it, so that a repeat
  * is added once.
  *
- * With one device, the tables are kept whole for the input instead: a
+ * The tables are kept whole for the input instead (GPUHIST_GPU_TOKEN_KEEP=0
+ * turns it off, to compare): a
  * full one grows (its slots placed again in twice as many, its records
  * copied into an arena twice as large, up to 128 Mi slots and 8 GiB) where
  * the device has room, and is emptied only past that; and at an input's
@@ -38,6 +39,11 @@
  * units it counted itself (the chunks' joined ends, chunks the CPU took
  * under auto) and those of tables emptied mid-input (and where the counts
  * would not take them, past half of --memory, they are added as above).
+ * With several devices, each keeps a table of the chunks it counted; at
+ * the input's end the others' records are copied back and added, with
+ * their counts, to the first one's table on its device (grown for them;
+ * where it cannot be, they are added to the counts), which is then handed
+ * over as one device's is, or its commonest picked.
  */
 #include "config.h"
 
@@ -190,15 +196,14 @@ int gh_gpu_tokens_setup(struct gpu_backend *gb,
 	gb->tok_view = opts->tokens;
 	gb->tok_field = opts->field;
 	gb->tok_separator = opts->separator;
-	/* Tables kept whole for an input, one device's: several devices'
-	 * tables would each hold the input's repeats (not merged on the
-	 * devices yet).  GPUHIST_GPU_TOKEN_KEEP=0 turns it off (to
+	/* Tables kept whole for an input (several devices': added into one
+	 * at its end).  GPUHIST_GPU_TOKEN_KEEP=0 turns it off (to
 	 * compare). */
 	const char *keep = getenv("GPUHIST_GPU_TOKEN_KEEP");
 
 	const char *table = getenv("GPUHIST_GPU_TOKEN_TABLE");
 
-	gb->tok_keep = gb->n_devices == 1 && !(keep && !strcmp(keep, "0"));
+	gb->tok_keep = !(keep && !strcmp(keep, "0"));
 	gb->tok_grow = gb->tok_keep && !(table && !strcmp(table, "min"));
 	/* An input that asks only for its commonest: picked on the device
 	 * (GPUHIST_GPU_TOKEN_PICK=0 turns it off, to compare). */
@@ -1155,15 +1160,114 @@ int gh_gpu_tokens_count(struct gpu_backend *gb, struct gpu_chunk *c,
 	return ret;
 }
 
-int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
+/* Reads table t's counters (t's stream waiting for its launches, its
+ * device current) into t->h_used; CUDA's error. */
+static cudaError_t read_used(struct gpu_tok_table *t)
 {
+	cudaError_t err = after_launches(t);
+
+	if (!err)
+		err = cudaMemcpyAsync(t->h_used, t->dev.used,
+				      2 * sizeof(*t->h_used),
+				      cudaMemcpyDeviceToHost, t->stream);
+	if (!err)
+		err = cudaStreamSynchronize(t->stream);
+	return err;
+}
+
+/* Several devices: table s (its launches all queued before its `retired`
+ * events) added into table h of the same input on another device (the
+ * same): s's records stamped and copied back, then added with their
+ * counts on h's device, h grown for them where it must be; s is left
+ * empty.  0; 1 where h has no room for them (nothing moved: s is for
+ * drain()); -1 with the error recorded. */
+static int merge_into(struct gpu_tok_table *s, struct gpu_tok_table *h)
+{
+	struct gpu_backend *gb = s->gb;
+	unsigned char *recs = NULL, *d_recs = NULL;
+	uint64_t *offs = NULL, *d_offs = NULL, distinct, bytes, at = 0, n = 0;
+	cudaError_t err;
 	int ret = 0;
 
+	if ((err = read_used(s)))
+		return gh_gpu_failed(&gb->base, "adding a device's tokens", err);
+	distinct = s->h_used[0];
+	bytes = s->h_used[1];
+	if (!distinct)
+		return 0;
+	if (distinct > UINT32_MAX)
+		return 1;
+	if ((err = read_used(h)))
+		return gh_gpu_failed(&gb->base, "adding a device's tokens", err);
+	h->slots_bound = h->h_used[0];
+	h->bytes_bound = h->h_used[1];
+	if ((h->slots_bound + distinct > h->dev.n_slots / 2 ||
+	     h->bytes_bound + bytes > h->dev.key_bytes) &&
+	    (ret = grow(gb, h, distinct, bytes)))
+		return ret;
+	recs = malloc(bytes);
+	offs = malloc(distinct * sizeof(*offs));
+	if (!recs || !offs ||
+	    cudaMalloc((void **)&d_recs, bytes) != cudaSuccess ||
+	    cudaMalloc((void **)&d_offs, distinct * sizeof(*offs)) !=
+	    cudaSuccess) {
+		cudaGetLastError();     /* no room: added to the counts */
+		ret = 1;
+		goto out;
+	}
+	/* s emptied: its records, counts stamped, come back. */
+	if ((err = after_launches(s)) ||
+	    (err = gh_kernel_tokens_stamp(&s->dev, NULL, NULL, s->stream)) ||
+	    (err = cudaMemsetAsync(s->dev.used, 0, 2 * sizeof(*s->h_used),
+				   s->stream))) {
+		ret = gh_gpu_failed(&gb->base, "stamping tokens", err);
+		goto out;
+	}
+	s->h_used[0] = s->h_used[1] = 0;
+	if (copy_back(s, recs, bytes)) {
+		ret = -1;
+		goto out;
+	}
+	while (at + sizeof(struct gh_tok_record) <= bytes && n < distinct) {
+		const struct gh_tok_record *r = (const void *)(recs + at);
+
+		offs[n++] = at;
+		at += gh_tok_record_bytes(r->len);
+	}
+	if (n != distinct || at != bytes) {
+		ret = tokens_failed(gb, "the device's tokens are not whole");
+		goto out;
+	}
+	if ((err = gh_gpu_use_device(h->device->id)) ||
+	    (err = cudaMemcpyAsync(d_recs, recs, bytes,
+				   cudaMemcpyHostToDevice, h->stream)) ||
+	    (err = cudaMemcpyAsync(d_offs, offs, distinct * sizeof(*offs),
+				   cudaMemcpyHostToDevice, h->stream)) ||
+	    (err = gh_kernel_tokens_add(&h->dev, d_recs, d_offs,
+					(uint32_t)distinct, h->stream)) ||
+	    (err = cudaStreamSynchronize(h->stream)))
+		ret = gh_gpu_failed(&gb->base, "adding a device's tokens", err);
+	h->slots_bound += distinct;
+	h->bytes_bound += bytes;
+out:
+	cudaFree(d_recs);
+	cudaFree(d_offs);
+	free(recs);
+	free(offs);
+	return ret;
+}
+
+int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
+{
+	struct gpu_tok_table *home = NULL;
+	int ret = 0;
+
+	/* Every device's lock, in order (the only place that takes more
+	 * than one): several devices' tables of the input are added up. */
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 		struct gpu_tok_table *t;
 		cudaError_t err = cudaSuccess;
-		int kept = 1;
 
 		pthread_mutex_lock(&d->tok_lock);
 		/* A table of this input being emptied (or another's: only
@@ -1171,29 +1275,50 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 		wait_drained(&d->tok_tables[0]);
 		wait_drained(&d->tok_tables[1]);
 		t = &d->tok_tables[d->tok_active];
-		if (t->owner && t->owner_input == input) {
-			/* Every chunk of it is queued: mark, then empty the
-			 * table here. */
-			if ((err = gh_gpu_use_device(d->id)) != cudaSuccess)
-				ret = gh_gpu_failed(&gb->base, "cudaSetDevice",
-						    err);
-			for (int s = 0; !ret && s < gb->n_streams; s++)
-				if ((err = cudaEventRecord(t->retired[s],
-							   d->streams[s])))
-					ret = gh_gpu_failed(&gb->base,
-							    "retiring tokens",
-							    err);
-			t->slots_bound = t->bytes_bound = 0;
-			if (!ret && gb->tok_keep)
-				kept = hand_over(t);
-			if (!ret && kept > 0 && drain(t))
+		if (ret || !t->owner || t->owner_input != input)
+			continue;
+		/* Every chunk of it is queued: mark. */
+		if ((err = gh_gpu_use_device(d->id)) != cudaSuccess)
+			ret = gh_gpu_failed(&gb->base, "cudaSetDevice", err);
+		for (int s = 0; !ret && s < gb->n_streams; s++)
+			if ((err = cudaEventRecord(t->retired[s],
+						   d->streams[s])))
+				ret = gh_gpu_failed(&gb->base,
+						    "retiring tokens", err);
+		t->slots_bound = t->bytes_bound = 0;
+		if (ret)
+			continue;
+		/* Kept whole: the first device's table takes the others'
+		 * (or, where it has no room, the counts do). */
+		int merged = 1;
+
+		if (gb->tok_keep && home) {
+			merged = merge_into(t, home);
+			if (merged > 0 && drain(t))
 				ret = -1;
-			if (kept < 0)
+			if (merged < 0)
+				ret = -1;
+			t->owner = NULL;
+		} else if (gb->tok_keep) {
+			home = t;
+		} else {
+			if (drain(t))
 				ret = -1;
 			t->owner = NULL;
 		}
-		pthread_mutex_unlock(&d->tok_lock);
 	}
+	if (home && !ret) {
+		int kept = hand_over(home);
+
+		if (kept > 0 && drain(home))
+			ret = -1;
+		if (kept < 0)
+			ret = -1;
+	}
+	if (home)
+		home->owner = NULL;
+	for (int i = gb->n_devices; i-- > 0;)
+		pthread_mutex_unlock(&gb->devices[i].tok_lock);
 	return ret;
 }
 
@@ -1201,12 +1326,14 @@ void gh_gpu_tokens_describe(struct gpu_backend *gb, char *buf, size_t len)
 {
 	const struct gh_tok_table *t = &gb->devices[0].tok_tables[0].dev;
 
-	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s",
+	snprintf(buf, len, ", tokens counted on the device in two tables of %llu slots and %llu MiB of records%s%s",
 		 (unsigned long long)t->n_slots,
 		 (unsigned long long)(t->key_bytes >> 20),
-		 gb->tok_keep ? gb->tok_top ? " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole, or only its commonest where they are few"
-					    : " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole"
-			      : "");
+		 !gb->tok_keep ? ""
+		 : gb->tok_top ? " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole, or only its commonest where they are few"
+		 : " (grown to 128 Mi slots and 8 GiB at most), each input's handed to its counts whole",
+		 gb->tok_keep && gb->n_devices > 1
+		 ? " (the devices' added into the first one's)" : "");
 }
 
 void gh_gpu_tokens_free(struct gpu_backend *gb)
