@@ -160,6 +160,17 @@ cudaError_t gh_kernel_tokens_add(const struct gh_tok_table *t,
 				 const uint64_t *offs, uint32_t n,
 				 cudaStream_t stream);
 
+/* Adds the units of another table's n_slots slots (a copy of them, in
+ * device memory, with keys a copy of its arena: its records where the
+ * slots say; its slots' counts, not its records'), distinct units each,
+ * to t (room left for them: used[0] + their number <= n_slots / 2,
+ * used[1] + their records' bytes <= key_bytes): several devices' tables
+ * added into one.  Queued on stream; the launch's error. */
+cudaError_t gh_kernel_tokens_merge(const struct gh_tok_table *t,
+				   const struct gh_tok_entry *slots,
+				   uint64_t n_slots, const unsigned char *keys,
+				   cudaStream_t stream);
+
 /* A count's bin: below 64 its own; above, 32 bins each power of two
  * (the leading bit and the next five).  Bins rise with counts. */
 #define GH_TOK_BINS 1920

@@ -519,25 +519,17 @@ extern "C" cudaError_t gh_kernel_tokens_rehash(const struct gh_tok_table *from,
 
 // ---- the commonest picked on the device ----
 
-// The host's units, with their counts: a thread a record, as insert()
-// but for the count and the key, which is read a word at a time (both
-// zero-filled).  The records are distinct units, so a slot another of
-// them is writing (state 1) is another unit's.
-__global__ void add_records(const struct gh_tok_table t,
-			    const unsigned char *recs, const uint64_t *offs,
-			    uint32_t n)
+// A distinct unit (hash, len, its key's words, zero-filled) with its
+// count added to t: as insert() but for the count and the key, which is
+// read a word at a time.  The units added at once are distinct, so a slot
+// another of them is writing (state 1) is another unit's.
+__device__ void add_unit(const struct gh_tok_table t, uint64_t hash,
+			 uint32_t len, uint64_t count, const uint64_t *key)
 {
-	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	uint32_t mask = (uint32_t)(t.n_slots - 1);
+	uint32_t words = (len + 7) / 8;
 
-	if (i >= n)
-		return;
-	const struct gh_tok_record *r =
-		(const struct gh_tok_record *)(recs + offs[i]);
-	const uint64_t *key = (const uint64_t *)(r + 1);
-	uint32_t words = (r->len + 7) / 8;
-
-	for (uint32_t k = (uint32_t)r->hash & mask;; k = (k + 1) & mask) {
+	for (uint32_t k = (uint32_t)hash & mask;; k = (k + 1) & mask) {
 		struct gh_tok_entry *e = &t.slots[k];
 		volatile struct gh_tok_entry *v = e;
 		uint32_t state = v->state;
@@ -546,28 +538,28 @@ __global__ void add_records(const struct gh_tok_table t,
 			state = atomicCAS(&e->state, 0u, 1u);
 		if (state == 0) {
 			unsigned long long place = atomicAdd(&t.used[1],
-				(unsigned long long)gh_tok_record_bytes(r->len));
+				(unsigned long long)gh_tok_record_bytes(len));
 			struct gh_tok_record *to =
 				(struct gh_tok_record *)(t.keys + place);
 			uint64_t *to_key = (uint64_t *)(to + 1);
 
 			atomicAdd(&t.used[0], 1ull);
-			to->hash = r->hash;
-			to->len = r->len;
+			to->hash = hash;
+			to->len = len;
 			for (uint32_t w = 0; w < words; w++)
 				to_key[w] = key[w];
-			e->hash = r->hash;
+			e->hash = hash;
 			e->at = (uint32_t)(place >> 3);
-			e->len = r->len;
-			e->count = r->count;
+			e->len = len;
+			e->count = count;
 			__threadfence();
 			atomicExch(&e->state, 2u);
 			return;
 		}
 		if (state != 2)
-			continue;       // another record's unit
+			continue;       // another unit's
 		__threadfence();
-		if (e->hash != r->hash || e->len != r->len)
+		if (e->hash != hash || e->len != len)
 			continue;
 		const uint64_t *at = (const uint64_t *)(t.keys +
 			((uint64_t)e->at << 3) + sizeof(struct gh_tok_record));
@@ -577,9 +569,44 @@ __global__ void add_records(const struct gh_tok_table t,
 			w++;
 		if (w == words) {
 			atomicAdd((unsigned long long *)&e->count,
-				  (unsigned long long)r->count);
+				  (unsigned long long)count);
 			return;
 		}
+	}
+}
+
+// The host's units, with their counts: a thread a record.
+__global__ void add_records(const struct gh_tok_table t,
+			    const unsigned char *recs, const uint64_t *offs,
+			    uint32_t n)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i >= n)
+		return;
+	const struct gh_tok_record *r =
+		(const struct gh_tok_record *)(recs + offs[i]);
+
+	add_unit(t, r->hash, r->len, r->count, (const uint64_t *)(r + 1));
+}
+
+// Another table's units (a copy of its slots and arena), with their
+// counts: a thread a slot.
+__global__ void merge_slots(const struct gh_tok_table t,
+			    const struct gh_tok_entry *slots, uint64_t n_slots,
+			    const unsigned char *keys)
+{
+	uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+
+	for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	     i < n_slots; i += stride) {
+		struct gh_tok_entry e = slots[i];
+
+		if (e.state != 2)
+			continue;
+		add_unit(t, e.hash, e.len, e.count,
+			 (const uint64_t *)(keys + ((uint64_t)e.at << 3) +
+					    sizeof(struct gh_tok_record)));
 	}
 }
 
@@ -758,6 +785,21 @@ extern "C" cudaError_t gh_kernel_tokens_add(const struct gh_tok_table *t,
 		return cudaSuccess;
 	add_records<<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(*t, recs,
 								   offs, n);
+	return cudaGetLastError();
+}
+
+extern "C" cudaError_t gh_kernel_tokens_merge(const struct gh_tok_table *t,
+					      const struct gh_tok_entry *slots,
+					      uint64_t n_slots,
+					      const unsigned char *keys,
+					      cudaStream_t stream)
+{
+	uint64_t blocks = (n_slots + BLOCK - 1) / BLOCK;
+
+	if (!n_slots)
+		return cudaSuccess;
+	merge_slots<<<blocks < 65536 ? (unsigned)blocks : 65536u, BLOCK, 0,
+		      stream>>>(*t, slots, n_slots, keys);
 	return cudaGetLastError();
 }
 

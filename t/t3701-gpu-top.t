@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 49
+plan 51
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -224,3 +224,9 @@ same_top "two devices, ties at the bound narrowed, --top=7" ties -t --top=7 \
 same_top "two devices, --memory=64M" log -t -f tsv --memory=64M --devices=0,0
 same_top "two devices, two inputs and the total" log -t --top=5 \
 	--devices=0,0 sizes
+GPUHIST_GPU_TOKEN_MERGE=host same_top \
+	"two devices' tables added through the host, distinct lines, --top=50" \
+	distinct --lines --top=50 --devices=0,0
+GPUHIST_GPU_TOKEN_MERGE=host same_top \
+	"three devices' tables added through the host, words, tsv" \
+	log -t -f tsv --devices=0,0,0 --chunk-size=64k

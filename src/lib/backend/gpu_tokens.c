@@ -40,10 +40,12 @@
  * under auto) and those of tables emptied mid-input (and where the counts
  * would not take them, past half of --memory, they are added as above).
  * With several devices, each keeps a table of the chunks it counted; at
- * the input's end the others' records are copied back and added, with
- * their counts, to the first one's table on its device (grown for them;
- * where it cannot be, they are added to the counts), which is then handed
- * over as one device's is, or its commonest picked.
+ * the input's end the others' slots and records are copied to the first
+ * one's device (peer to peer where the devices can; where it has no room
+ * for the copies, back through the host) and added, with their counts,
+ * to its table (grown for them; where it cannot be, they are added to the
+ * counts), which is then handed over as one device's is, or its commonest
+ * picked.
  */
 #include "config.h"
 
@@ -1175,12 +1177,67 @@ static cudaError_t read_used(struct gpu_tok_table *t)
 	return err;
 }
 
+/* merge_into's way on the devices: table s's slots and arena (whose
+ * launches are done) copied to h's device (peer to peer where the devices
+ * can), and added there with their counts; s then emptied.  0; 1 where
+ * h's device has no room for the copies (nothing moved); -1 with the
+ * error recorded. */
+static int merge_on_device(struct gpu_tok_table *s, struct gpu_tok_table *h,
+			   uint64_t distinct, uint64_t bytes)
+{
+	struct gpu_backend *gb = s->gb;
+	struct gh_tok_entry *d_slots = NULL;
+	unsigned char *d_keys = NULL;
+	uint64_t n_slots = s->dev.n_slots;
+	cudaError_t err;
+	int ret = 0;
+
+	if ((err = gh_gpu_use_device(h->device->id)))
+		return gh_gpu_failed(&gb->base, "cudaSetDevice", err);
+	if (cudaMalloc((void **)&d_slots, n_slots * sizeof(*d_slots)) !=
+	    cudaSuccess ||
+	    cudaMalloc((void **)&d_keys, bytes) != cudaSuccess) {
+		cudaGetLastError();
+		ret = 1;
+		goto out;
+	}
+	if ((err = cudaMemcpyPeerAsync(d_slots, h->device->id, s->dev.slots,
+				       s->device->id,
+				       n_slots * sizeof(*d_slots),
+				       h->stream)) ||
+	    (err = cudaMemcpyPeerAsync(d_keys, h->device->id, s->dev.keys,
+				       s->device->id, bytes, h->stream)) ||
+	    (err = gh_kernel_tokens_merge(&h->dev, d_slots, n_slots, d_keys,
+					  h->stream)) ||
+	    (err = cudaStreamSynchronize(h->stream))) {
+		ret = gh_gpu_failed(&gb->base, "adding a device's tokens", err);
+		goto out;
+	}
+	h->slots_bound += distinct;
+	h->bytes_bound += bytes;
+	if ((err = gh_gpu_use_device(s->device->id)) ||
+	    (err = cudaMemsetAsync(s->dev.slots, 0, n_slots *
+				   sizeof(*s->dev.slots), s->stream)) ||
+	    (err = cudaMemsetAsync(s->dev.used, 0, 2 * sizeof(*s->h_used),
+				   s->stream)) ||
+	    (err = cudaStreamSynchronize(s->stream)))
+		ret = gh_gpu_failed(&gb->base, "emptying a device's tokens",
+				    err);
+	s->h_used[0] = s->h_used[1] = 0;
+out:
+	gh_gpu_use_device(h->device->id);
+	cudaFree(d_slots);
+	cudaFree(d_keys);
+	return ret;
+}
+
 /* Several devices: table s (its launches all queued before its `retired`
  * events) added into table h of the same input on another device (the
- * same): s's records stamped and copied back, then added with their
- * counts on h's device, h grown for them where it must be; s is left
- * empty.  0; 1 where h has no room for them (nothing moved: s is for
- * drain()); -1 with the error recorded. */
+ * same), h grown for them where it must be: on the devices, or where
+ * h's device has no room for a copy of s, through the host (s's records
+ * stamped and copied back, then added with their counts on h's device);
+ * s is left empty.  0; 1 where h has no room for them (nothing moved: s
+ * is for drain()); -1 with the error recorded. */
 static int merge_into(struct gpu_tok_table *s, struct gpu_tok_table *h)
 {
 	struct gpu_backend *gb = s->gb;
@@ -1205,6 +1262,15 @@ static int merge_into(struct gpu_tok_table *s, struct gpu_tok_table *h)
 	     h->bytes_bound + bytes > h->dev.key_bytes) &&
 	    (ret = grow(gb, h, distinct, bytes)))
 		return ret;
+	/* GPUHIST_GPU_TOKEN_MERGE=host: through the host (to compare). */
+	const char *way = getenv("GPUHIST_GPU_TOKEN_MERGE");
+
+	if (!(way && !strcmp(way, "host"))) {
+		ret = merge_on_device(s, h, distinct, bytes);
+		if (ret <= 0)
+			return ret;
+		ret = 0;
+	}
 	recs = malloc(bytes);
 	offs = malloc(distinct * sizeof(*offs));
 	if (!recs || !offs ||
