@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 51
+plan 53
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -230,3 +230,9 @@ GPUHIST_GPU_TOKEN_MERGE=host same_top \
 GPUHIST_GPU_TOKEN_MERGE=host same_top \
 	"three devices' tables added through the host, words, tsv" \
 	log -t -f tsv --devices=0,0,0 --chunk-size=64k
+GPUHIST_GPU_TOKEN_TABLE=min same_top \
+	"two devices' tables that do not grow: the other's emptied into the counts" \
+	log -t -f tsv --devices=0,0 --chunk-size=64k
+GPUHIST_GPU_TOKEN_TABLE=min-grown same_top \
+	"three devices' small tables grown, then added into the first one's" \
+	distinct --lines --top=20 --devices=0,0,0 --chunk-size=64k

@@ -1120,8 +1120,10 @@ static enum gh_parse_result check(struct parse *p)
 	/* --per beside a bytes view (-b, -c, -w): each interval's byte
 	 * values, as tokens of one byte (gpuhist.h's GPUHIST_TOKENS_BYTES),
 	 * folded into the view's bins as they are printed. */
+	/* (-i alone is -w 4 -i: letters.) */
 	if (lib->per && !lib->tokens && !opts->values &&
-	    (p->view_opt_seen || opts->chars || opts->stats)) {
+	    (p->view_opt_seen || opts->chars || opts->stats ||
+	     (opts->ignore_case && !lib->match_caseless))) {
 		if (opts->chars || opts->stats) {
 			say("option %s cannot be combined with --per yet%s",
 			    opts->chars ? "-m" : "-s",

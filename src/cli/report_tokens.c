@@ -820,7 +820,7 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 
 /* --per beside a bytes view: the next row, interval by interval, each
  * interval's bins added up from its rows (a byte each), then shown; the
- * intervals without lines between shown (but in json). */
+ * intervals without lines between shown (but not in json). */
 static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
 			  struct gh_row *row)
 {

@@ -1179,7 +1179,8 @@ static cudaError_t read_used(struct gpu_tok_table *t)
 
 /* merge_into's way on the devices: table s's slots and arena (whose
  * launches are done) copied to h's device (peer to peer where the devices
- * can), and added there with their counts; s then emptied.  0; 1 where
+ * can; read where they are on one device listed twice), and added there
+ * with their counts; s then emptied.  0; 1 where
  * h's device has no room for the copies (nothing moved); -1 with the
  * error recorded. */
 static int merge_on_device(struct gpu_tok_table *s, struct gpu_tok_table *h,
@@ -1192,22 +1193,31 @@ static int merge_on_device(struct gpu_tok_table *s, struct gpu_tok_table *h,
 	cudaError_t err;
 	int ret = 0;
 
+	/* One device listed twice: s's memory is h's device's already. */
+	bool same = s->device->id == h->device->id;
+
 	if ((err = gh_gpu_use_device(h->device->id)))
 		return gh_gpu_failed(&gb->base, "cudaSetDevice", err);
-	if (cudaMalloc((void **)&d_slots, n_slots * sizeof(*d_slots)) !=
-	    cudaSuccess ||
-	    cudaMalloc((void **)&d_keys, bytes) != cudaSuccess) {
+	if (!same &&
+	    (cudaMalloc((void **)&d_slots, n_slots * sizeof(*d_slots)) !=
+	     cudaSuccess ||
+	     cudaMalloc((void **)&d_keys, bytes) != cudaSuccess)) {
 		cudaGetLastError();
 		ret = 1;
 		goto out;
 	}
-	if ((err = cudaMemcpyPeerAsync(d_slots, h->device->id, s->dev.slots,
-				       s->device->id,
-				       n_slots * sizeof(*d_slots),
-				       h->stream)) ||
-	    (err = cudaMemcpyPeerAsync(d_keys, h->device->id, s->dev.keys,
-				       s->device->id, bytes, h->stream)) ||
-	    (err = gh_kernel_tokens_merge(&h->dev, d_slots, n_slots, d_keys,
+	if ((!same &&
+	     ((err = cudaMemcpyPeerAsync(d_slots, h->device->id,
+					 s->dev.slots, s->device->id,
+					 n_slots * sizeof(*d_slots),
+					 h->stream)) ||
+	      (err = cudaMemcpyPeerAsync(d_keys, h->device->id, s->dev.keys,
+					 s->device->id, bytes,
+					 h->stream)))) ||
+	    (err = gh_kernel_tokens_merge(&h->dev,
+					  same ? s->dev.slots : d_slots,
+					  n_slots,
+					  same ? s->dev.keys : d_keys,
 					  h->stream)) ||
 	    (err = cudaStreamSynchronize(h->stream))) {
 		ret = gh_gpu_failed(&gb->base, "adding a device's tokens", err);
@@ -1252,15 +1262,15 @@ static int merge_into(struct gpu_tok_table *s, struct gpu_tok_table *h)
 	bytes = s->h_used[1];
 	if (!distinct)
 		return 0;
-	if (distinct > UINT32_MAX)
-		return 1;
 	if ((err = read_used(h)))
 		return gh_gpu_failed(&gb->base, "adding a device's tokens", err);
 	h->slots_bound = h->h_used[0];
 	h->bytes_bound = h->h_used[1];
+	/* (Tables that do not grow, GPUHIST_GPU_TOKEN_TABLE=min: s is
+	 * emptied into the counts instead.) */
 	if ((h->slots_bound + distinct > h->dev.n_slots / 2 ||
 	     h->bytes_bound + bytes > h->dev.key_bytes) &&
-	    (ret = grow(gb, h, distinct, bytes)))
+	    (ret = gb->tok_grow ? grow(gb, h, distinct, bytes) : 1))
 		return ret;
 	/* GPUHIST_GPU_TOKEN_MERGE=host: through the host (to compare). */
 	const char *way = getenv("GPUHIST_GPU_TOKEN_MERGE");
@@ -1271,6 +1281,8 @@ static int merge_into(struct gpu_tok_table *s, struct gpu_tok_table *h)
 			return ret;
 		ret = 0;
 	}
+	if (distinct > UINT32_MAX)     /* a launch's count */
+		return 1;
 	recs = malloc(bytes);
 	offs = malloc(distinct * sizeof(*offs));
 	if (!recs || !offs ||
@@ -1326,10 +1338,11 @@ out:
 int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 {
 	struct gpu_tok_table *home = NULL;
-	int ret = 0;
+	int home_at = -1, ret = 0;
 
-	/* Every device's lock, in order (the only place that takes more
-	 * than one): several devices' tables of the input are added up. */
+	/* The devices in order, each one's lock held while its table is
+	 * marked and added to the first one's (whose lock is held to the
+	 * end): the only place that holds two, always taken in order. */
 	for (int i = 0; i < gb->n_devices; i++) {
 		struct gpu_device *d = &gb->devices[i];
 		struct gpu_tok_table *t;
@@ -1341,10 +1354,12 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 		wait_drained(&d->tok_tables[0]);
 		wait_drained(&d->tok_tables[1]);
 		t = &d->tok_tables[d->tok_active];
-		if (ret || !t->owner || t->owner_input != input)
+		if (!t->owner || t->owner_input != input) {
+			pthread_mutex_unlock(&d->tok_lock);
 			continue;
+		}
 		/* Every chunk of it is queued: mark. */
-		if ((err = gh_gpu_use_device(d->id)) != cudaSuccess)
+		if (!ret && (err = gh_gpu_use_device(d->id)) != cudaSuccess)
 			ret = gh_gpu_failed(&gb->base, "cudaSetDevice", err);
 		for (int s = 0; !ret && s < gb->n_streams; s++)
 			if ((err = cudaEventRecord(t->retired[s],
@@ -1352,26 +1367,21 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 				ret = gh_gpu_failed(&gb->base,
 						    "retiring tokens", err);
 		t->slots_bound = t->bytes_bound = 0;
-		if (ret)
+		if (!ret && gb->tok_keep && !home) {
+			home = t;       /* kept whole: it takes the others' */
+			home_at = i;
 			continue;
-		/* Kept whole: the first device's table takes the others'
-		 * (or, where it has no room, the counts do). */
-		int merged = 1;
-
-		if (gb->tok_keep && home) {
-			merged = merge_into(t, home);
-			if (merged > 0 && drain(t))
-				ret = -1;
-			if (merged < 0)
-				ret = -1;
-			t->owner = NULL;
-		} else if (gb->tok_keep) {
-			home = t;
-		} else {
-			if (drain(t))
-				ret = -1;
-			t->owner = NULL;
 		}
+		/* The others' added to it (or, where it has no room, to the
+		 * counts); not kept: emptied into the counts. */
+		int merged = !ret && home ? merge_into(t, home) : 1;
+
+		if (!ret && merged > 0 && drain(t))
+			ret = -1;
+		if (merged < 0)
+			ret = -1;
+		t->owner = NULL;
+		pthread_mutex_unlock(&d->tok_lock);
 	}
 	if (home && !ret) {
 		int kept = hand_over(home);
@@ -1381,10 +1391,10 @@ int gh_gpu_tokens_finish(struct gpu_backend *gb, int input)
 		if (kept < 0)
 			ret = -1;
 	}
-	if (home)
+	if (home) {
 		home->owner = NULL;
-	for (int i = gb->n_devices; i-- > 0;)
-		pthread_mutex_unlock(&gb->devices[i].tok_lock);
+		pthread_mutex_unlock(&gb->devices[home_at].tok_lock);
+	}
 	return ret;
 }
 
