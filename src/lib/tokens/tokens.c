@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "blank_field.h"
 #include "counts.h"
@@ -75,6 +78,35 @@ struct gh_tokens {
 static bool is_word_sep(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The first separator in [p, end), or end: 16 bytes a step (a word's end
+ * is then one compare, not one a byte: a tenth of -t's time on the dev
+ * VM went to the byte loop, bench/NOTES.md). */
+static const unsigned char *word_end(const unsigned char *p,
+				     const unsigned char *end)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+	const __m128i cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, sp),
+				     _mm_cmpeq_epi8(v, tab)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, cr),
+				     _mm_cmpeq_epi8(v, lf)));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+
+		if (bits)
+			return p + __builtin_ctz(bits);
+		p += 16;
+	}
+#endif
+	while (p < end && !is_word_sep(*p))
+		p++;
+	return p;
 }
 
 /* ---- units ---- */
@@ -382,8 +414,7 @@ static int grouped_line(const struct gh_tokens *t, struct gh_json_reader *json,
 				p++;
 			const unsigned char *from = p;
 
-			while (p < end && !is_word_sep(*p))
-				p++;
+			p = word_end(p, end);
 			if (p == from)
 				break;
 			if (!prefixed_unit(room, label, label_len, from,
@@ -511,8 +542,7 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 				p++;
 			const unsigned char *from = p;
 
-			while (p < end && !is_word_sep(*p))
-				p++;
+			p = word_end(p, end);
 			if (p == from)
 				break;
 			ret = gh_local_add(&l, from, (uint64_t)(p - from));
