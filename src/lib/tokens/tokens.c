@@ -312,38 +312,6 @@ static int sink_add(struct unit_sink *s, struct gh_unit *u)
 			 : gh_local_add_n(s->local, u->p, u->len, u->n);
 }
 
-/* The bytes view: a run of lines of one label (the per option's label
- * and tab, or none) whose bytes are added up, then handed on a unit a
- * byte value (a log's lines come in time order: a chunk makes few). */
-struct byte_run {
-	const unsigned char *label;
-	uint64_t label_len;
-	bool any;
-	uint64_t n[256];
-};
-
-static int byte_run_flush(struct byte_run *r, struct key_room *room,
-			  struct unit_sink *sink)
-{
-	if (!r->any)
-		return 0;
-	r->any = false;
-	for (int c = 0; c < 256; c++) {
-		unsigned char b = (unsigned char)c;
-		struct gh_unit u;
-
-		if (!r->n[c])
-			continue;
-		if (!prefixed_unit(room, r->label, r->label_len, &b, 1, &u))
-			return -1;
-		u.n = r->n[c];
-		r->n[c] = 0;
-		if (sink_add(sink, &u))
-			return -1;
-	}
-	return 0;
-}
-
 /* Adds the byte values of p[0..len) to n (the byte views' own counter,
  * backend/cpu/count.c, is a layer above). */
 static void add_bytes(const unsigned char *p, uint64_t len, uint64_t n[256])
@@ -379,21 +347,34 @@ static void add_bytes(const unsigned char *p, uint64_t len, uint64_t n[256])
 	}
 }
 
-/* Adds the bytes [p, end) to the run, after the units of another label
- * are handed on; 0, or -1 when out of memory. */
-static int byte_run_add(struct byte_run *r, const unsigned char *label,
-			uint64_t label_len, const unsigned char *p,
-			const unsigned char *end, struct key_room *room,
-			struct unit_sink *sink)
+/* The bytes view's units: the byte values of [p, p + len), and one
+ * newline more with `newline`, handed on a unit a value after label (the
+ * per option's label and tab, or none); n, 256 counts, is left zero.  0,
+ * or -1 when out of memory. */
+static int hand_bytes(uint64_t n[256], const unsigned char *label,
+		      uint64_t label_len, const unsigned char *p,
+		      uint64_t len, bool newline, struct key_room *room,
+		      struct unit_sink *sink)
 {
-	if (r->any && (label != r->label || label_len != r->label_len) &&
-	    byte_run_flush(r, room, sink))
-		return -1;
-	r->label = label;
-	r->label_len = label_len;
-	r->any = r->any || p < end;
-	add_bytes(p, (uint64_t)(end - p), r->n);
-	return 0;
+	int ret = 0;
+
+	add_bytes(p, len, n);
+	n['\n'] += newline;
+	for (int c = 0; c < 256; c++) {
+		unsigned char b = (unsigned char)c;
+		struct gh_unit u;
+
+		if (!n[c] || ret)
+			continue;
+		if (!prefixed_unit(room, label, label_len, &b, 1, &u)) {
+			ret = -1;
+		} else {
+			u.n = n[c];
+			ret = sink_add(sink, &u);
+		}
+	}
+	memset(n, 0, 256 * sizeof(*n));
+	return ret;
 }
 
 /* Counts the units of line [p, p + len) grouped by its interval (the per
@@ -439,26 +420,22 @@ static int grouped_line(const struct gh_tokens *t, struct gh_json_reader *json,
 }
 
 /* The bytes view's count_inside: the lines of [p, end) (each ending with
- * its newline), by the per option's interval or all at once, into l,
- * ended here. */
+ * its newline), by the per option's interval (lines of one in a row
+ * handed on at once) or all at once, into l, ended here. */
 static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 			      const unsigned char *end, struct gh_local *l)
 {
 	struct key_room room = { 0 };
 	struct unit_sink sink = { l, NULL };
-	struct byte_run *r = calloc(1, sizeof(*r));
-	int ret = r ? 0 : -1;
+	uint64_t n[256] = { 0 };
+	const unsigned char *from = p, *run_label = NULL;
+	uint64_t run_len = 0;
+	int ret = 0;
 
 	room.time_json = t->time_json ? gh_json_reader_new(t->time_json)
 				      : NULL;
 	if (t->time_json && !room.time_json)
 		ret = -1;
-	if (!ret && !t->per)
-		ret = byte_run_add(r, NULL, 0, p, end, &room, &sink);
-	/* Lines of one label in a row are counted at once. */
-	const unsigned char *from = p, *run_label = NULL;
-	uint64_t run_len = 0;
-
 	while (!ret && t->per && p < end) {
 		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 		const unsigned char *label;
@@ -468,25 +445,25 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 				&label_len)) {
 			ret = -1;
 		} else if (label != run_label || label_len != run_len) {
-			ret = byte_run_add(r, run_label, run_len, from, p,
-					   &room, &sink);
+			if (p > from)
+				ret = hand_bytes(n, run_label, run_len, from,
+						 (uint64_t)(p - from), false,
+						 &room, &sink);
 			from = p;
 			run_label = label;
 			run_len = label_len;
 		}
 		p = nl + 1;
 	}
-	if (!ret && t->per)
-		ret = byte_run_add(r, run_label, run_len, from, p, &room,
-				   &sink);
-	if (!ret)
-		ret = byte_run_flush(r, &room, &sink);
+	/* The last run, or (without per) every line. */
+	if (!ret && end > from)
+		ret = hand_bytes(n, run_label, run_len, from,
+				 (uint64_t)(end - from), false, &room, &sink);
 	/* The local table points into the room until its end. */
 	if (gh_local_end(l))
 		ret = -1;
 	key_room_free(&room);
 	gh_json_reader_free(room.time_json);
-	free(r);
 	return ret;
 }
 
@@ -495,13 +472,12 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 static int count_joined_bytes(struct gh_tokens *t, const unsigned char *p,
 			      uint64_t len, bool newline)
 {
-	static const unsigned char nl = '\n';
 	struct key_room room = { 0 };
 	struct unit_sink sink = { NULL, t->counts };
-	struct byte_run *r = calloc(1, sizeof(*r));
+	uint64_t n[256] = { 0 };
 	const unsigned char *label = NULL;
 	uint64_t label_len = 0;
-	int ret = r ? 0 : -1;
+	int ret = 0;
 
 	room.time_json = t->time_json ? gh_json_reader_new(t->time_json)
 				      : NULL;
@@ -511,16 +487,10 @@ static int count_joined_bytes(struct gh_tokens *t, const unsigned char *p,
 	    !line_label(t, p, len, &room, &label, &label_len))
 		ret = -1;
 	if (!ret)
-		ret = byte_run_add(r, label, label_len, p, p + len, &room,
-				   &sink);
-	if (!ret && newline)
-		ret = byte_run_add(r, label, label_len, &nl, &nl + 1, &room,
-				   &sink);
-	if (!ret)
-		ret = byte_run_flush(r, &room, &sink);
+		ret = hand_bytes(n, label, label_len, p, len, newline, &room,
+				 &sink);
 	key_room_free(&room);
 	gh_json_reader_free(room.time_json);
-	free(r);
 	return ret;
 }
 
