@@ -8,7 +8,10 @@
  * keys come right after an entry's name, so the first 64 KiB hold them;
  * a key inside a string cannot match (its quotes are escaped there).
  * The values view's result (--values) gives its precision too, as
- * "sub_buckets".  The library's readers (gpuhist_merge_json) still check every
+ * "sub_buckets".  A result of --per beside a bytes view names it
+ * ("view": "bytes", "classes" or "letters"; the letters' width and case
+ * are not kept: -w 4, as with no view, unless given); its histograms are
+ * merged.  The library's readers (gpuhist_merge_json) still check every
  * entry against the view taken here.
  */
 #include "config.h"
@@ -25,6 +28,7 @@
 #define HEAD_BYTES (64 << 10)
 #define VIEW_VALUES (-1)        /* --values: a field's numbers */
 #define VIEW_FIELDS (-2)        /* --field=1,9: a key of several */
+#define VIEW_BYTES_PER (-3)     /* --per beside -b, -c or -w */
 
 /* The number after `key` (as "key": N) in s, or -1. */
 static long number_after(const char *s, const char *key)
@@ -142,6 +146,9 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"fields\"", VIEW_FIELDS },
 		{ "\"view\": \"key\"", GPUHIST_TOKENS_KEY },
 		{ "\"view\": \"per\"", GPUHIST_TOKENS_PER },
+		{ "\"view\": \"bytes\"", VIEW_BYTES_PER },
+		{ "\"view\": \"classes\"", VIEW_BYTES_PER },
+		{ "\"view\": \"letters\"", VIEW_BYTES_PER },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -234,6 +241,15 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			time_after(first, opts);
 		}
 	}
+	if (view == VIEW_BYTES_PER) {
+		/* The view its bins were folded into, and its interval. */
+		if (!strncmp(first, "\"view\": \"bytes\"", 15))
+			opts->view = GH_VIEW_BYTES;
+		else if (!strncmp(first, "\"view\": \"classes\"", 17))
+			opts->view = GH_VIEW_CLASSES;
+		opts->bytes_per = true;
+		opts->lib.tokens_only = 1;
+	}
 	if (view && view != GPUHIST_TOKENS_PER && view != VIEW_VALUES) {
 		/* Another view grouped by interval (--per beside it): its
 		 * interval and time field, before the entry's next keys. */
@@ -245,7 +261,12 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		per = number_after(first, "\"per\": ");
 		tf = number_after(first, "\"time_field\": ");
 		sep = number_after(first, "\"separator\": ");
-		if (per >= 1) {
+		if (per < 1 && view == VIEW_BYTES_PER) {
+			opts->view = GH_VIEW_LETTERS;   /* not ours: refused */
+			opts->bytes_per = false;
+			opts->lib.tokens_only = 0;
+			view = 0;
+		} else if (per >= 1) {
 			opts->lib.per = per;
 			opts->lib.time_field = tf < 0 ? 0 : (int)tf;
 			if (sep >= 0 && sep <= 255)
@@ -261,6 +282,11 @@ void gh_merge_view_adopt(struct gh_options *opts)
 			opts->precision = 100.0 / (double)sub_buckets;
 		view = values_of_key ? GPUHIST_TOKENS_KEY
 				     : GPUHIST_TOKENS_FIELD;
+	}
+	if (view == VIEW_BYTES_PER) {
+		opts->lib.tokens = GPUHIST_TOKENS_BYTES;
+		free(head);
+		return;
 	}
 	opts->lib.tokens = view;
 	if (view)

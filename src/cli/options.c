@@ -1131,11 +1131,6 @@ static enum gh_parse_result check(struct parse *p)
 					: "");
 			return usage_error();
 		}
-		if (opts->merge) {
-			say("options --per and %s cannot be combined with --merge yet",
-			    p->first_view);
-			return usage_error();
-		}
 		if (opts->columns.n) {
 			say("option --per cannot be combined with %s yet",
 			    "--columns");

@@ -463,6 +463,12 @@ struct tokens_block {
 	 * (showing) before the next interval's rows are read */
 	bool bytes_per, showing;
 	struct gh_bytes_per bp;
+	/* ... and json's "histograms" after the rows: each interval's 256
+	 * byte totals, read from the rows again */
+	struct gpuhist_token hist_t;
+	bool hist_pending, hist_ended, hist_failed;
+	uint64_t hist[256];
+	char hist_key[GROUP_MAX + 1];
 };
 
 /* A key's columns, "field1", "field9", into cols; how many. */
@@ -863,6 +869,62 @@ static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
 	}
 }
 
+/* json's "histograms" of --per beside a bytes view: the member at *i,
+ * the next interval's 256 byte totals keyed by its label (block.c asks
+ * for them in order, from 0, after the rows); 0 after the last, or when
+ * the rows cannot be read again (hist_failed, said).  Whatever view the
+ * bins were folded into, these let --merge add results up exactly. */
+static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
+{
+	struct tokens_block *tb = (struct tokens_block *)ctx;
+	bool any = false;
+
+	if (*i == 0) {
+		tb->hist_pending = tb->hist_ended = false;
+		if (rows_start(tb->rows)) {
+			gh_msg("%s", gh_token_runs_error(tb->rows->runs));
+			tb->hist_failed = true;
+		}
+	}
+	if (tb->hist_failed || tb->hist_ended)
+		return 0;
+	memset(tb->hist, 0, sizeof(tb->hist));
+	for (;;) {
+		int got = tb->hist_pending ? 1
+			  : rows_next(tb->rows, &tb->hist_t);
+		size_t glen;
+
+		if (got < 0)
+			tb->hist_failed = true;
+		if (got <= 0) {
+			tb->hist_ended = true;
+			break;
+		}
+		glen = gh_group_len(&tb->hist_t);
+		if (any && (glen != strlen(tb->hist_key) ||
+			    memcmp(tb->hist_t.bytes, tb->hist_key, glen))) {
+			tb->hist_pending = true;        /* the next one's */
+			break;
+		}
+		tb->hist_pending = false;
+		if (!any) {
+			size_t n = glen < GROUP_MAX ? glen : GROUP_MAX;
+
+			memcpy(tb->hist_key, tb->hist_t.bytes, n);
+			tb->hist_key[n] = '\0';
+			any = true;
+		}
+		if (tb->hist_t.len == glen + 2)
+			tb->hist[tb->hist_t.bytes[glen + 1]] +=
+				tb->hist_t.count;
+	}
+	if (!any || tb->hist_failed)
+		return 0;
+	*out = (struct gh_cell){ .kind = GH_CELL_ARRAY, .key = tb->hist_key,
+				 .array = tb->hist, .len = 256 };
+	return 1;
+}
+
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
@@ -1173,6 +1235,14 @@ static int print_block(struct gh_report *rep, const char *name,
 		key_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
 		       has_other);
+	if (rep->bytes_per) {
+		struct gh_figure *f = gh_block_figure(&b, NULL, "histograms",
+			(struct gh_cell){ .kind = GH_CELL_OBJECT,
+					  .member = histogram_member,
+					  .ctx = &tb });
+
+		f->json_break = f->after_rows = true;
+	}
 	/* json's rows were started before the copy (gh_report_tokens). */
 	b.rows_started = rep->format == GH_FMT_JSON;
 	/* The one input of a json result: its rows kept as printed, for the
@@ -1185,6 +1255,8 @@ static int print_block(struct gh_report *rep, const char *name,
 	}
 	b.rows_copy = copy;
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
+	if (tb.hist_failed)
+		ret = -1;       /* said */
 	free(tb.label);
 	gpuhist_values_free(tb.v);
 	if (copy) {

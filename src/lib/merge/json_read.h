@@ -21,7 +21,8 @@
 
 #define GH_JSON_BUF (64u << 10)     /* the document is read this much at once */
 #define GH_JSON_DEPTH 64            /* arrays and objects nested at most */
-#define GH_JSON_KEY 16              /* keys longer than this are none we know */
+#define GH_JSON_KEY 32              /* keys longer than this are none we know
+				     * (the longest: an interval, 20) */
 #define GH_JSON_TEXT 256            /* a name or error kept for a message */
 
 /* The document being read, and why it is refused. */

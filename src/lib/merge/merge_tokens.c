@@ -21,6 +21,15 @@
  *     of 2^-64), without the inputs' tokens held anywhere;
  *   - the total's tokens are distinct (added into the sum, they make as
  *     many as its distinct says).
+ * A result of --per beside a bytes view (-b, -c, -w: "view" bytes,
+ * classes or letters, with "per") holds its bins folded as the view
+ * shows them, and its "histograms": each interval's 256 byte totals,
+ * keyed by the interval.  Those are what is read, whatever view the bins
+ * were folded into: each byte value seen is a token of the interval, a
+ * tab and the byte, as the library counts it (GPUHIST_TOKENS_BYTES).
+ * Such an entry has no tokens or distinct: they are its histograms' sum
+ * and the (interval, byte) pairs seen, and its counted is at most that
+ * sum (equal, but for the letters view's).
  * No sum may pass 2^64-1.
  */
 #include "config.h"
@@ -39,9 +48,13 @@ enum {
 	KEY_BYTES_READ = 16, KEY_TOKENS = 32, KEY_DISTINCT = 64,
 	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
 	KEY_KEY = 2048, KEY_PER = 4096, KEY_TIME_FIELD = 8192,
-	KEY_TIME_KEY = 16384, KEY_TIME_FORMAT = 32768,
+	KEY_TIME_KEY = 16384, KEY_TIME_FORMAT = 32768, KEY_COUNTED = 65536,
+	KEY_HISTOGRAMS = 131072,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
+	/* --per beside a bytes view's */
+	KEY_NEEDED_BYTES = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_PER |
+			   KEY_COUNTED | KEY_HISTOGRAMS,
 };
 
 static const struct gh_json_key entry_keys[] = {
@@ -52,6 +65,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "error", KEY_ERROR }, { "fields", KEY_FIELDS }, { "key", KEY_KEY },
 	{ "per", KEY_PER }, { "time_field", KEY_TIME_FIELD },
 	{ "time_key", KEY_TIME_KEY }, { "time_format", KEY_TIME_FORMAT },
+	{ "counted", KEY_COUNTED }, { "histograms", KEY_HISTOGRAMS },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -62,8 +76,10 @@ struct entry {
 	char key[GH_JSON_TEXT];     /* the key view's path */
 	char time_key[GH_JSON_TEXT], time_format[GH_JSON_TEXT];   /* per's */
 	uint64_t field, separator, bytes_read, tokens, distinct, other;
-	uint64_t per, time_field;
+	uint64_t per, time_field, counted;
 	uint64_t rows, counts_sum, fingerprint;
+	char interval_text[GH_JSON_KEY + 1];    /* a histogram's key */
+	uint64_t histogram_len;                 /* ... and its values */
 	gpuhist_token_sum *into;    /* the total's counts go here, else NULL */
 	const struct gpuhist_options *opts;     /* the merging command's */
 	int n_fields;               /* "fields": a key of several */
@@ -101,6 +117,12 @@ struct doc {
 static bool grouped(const struct gpuhist_options *o)
 {
 	return o->per && o->tokens != GPUHIST_TOKENS_PER;
+}
+
+/* Whether the merge is of --per beside a bytes view. */
+static bool bytes_per(const struct gpuhist_options *o)
+{
+	return o->tokens == GPUHIST_TOKENS_BYTES;
 }
 
 /* A token's hash for the fingerprint (FNV-1a, then a 64-bit finalizer
@@ -333,6 +355,73 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
+/* A histogram's value i: the count of byte i in the interval, a token
+ * of the interval, a tab and the byte. */
+static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+	size_t n = strlen(e->interval_text);
+
+	(void)depth;
+	if (i >= 256)
+		return gh_json_refuse(r, "%s: histograms[\"%s\"] holds more than 256 values",
+				      e->where, e->interval_text);
+	e->histogram_len = i + 1;
+	if (gh_json_read_count(r, e->where, "a histogram's value", &e->count))
+		return -1;
+	if (!e->count)
+		return 0;
+	if (n + 2 > e->token_cap) {
+		unsigned char *t = realloc(e->token, n + 2);
+
+		if (!t) {
+			r->ours = 1;
+			return gh_json_refuse(r, "out of memory");
+		}
+		e->token = t;
+		e->token_cap = n + 2;
+	}
+	memcpy(e->token, e->interval_text, n);
+	e->token[n] = '\t';
+	e->token[n + 1] = (unsigned char)i;
+	e->token_len = n + 2;
+	if (gh_add_u64(&e->counts_sum, e->count))
+		return gh_json_refuse(r, "%s: the histograms add up to more than 2^64-1",
+				      e->where);
+	e->fingerprint += token_hash(e->token, e->token_len) * e->count;
+	e->rows++;
+	if (e->into &&
+	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count)) {
+		r->ours = 1;    /* a disk or memory error, not the document */
+		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(e->into));
+	}
+	return 0;
+}
+
+/* "histograms": {interval: [256 counts], ...} */
+static int histogram_member(struct gh_json *r, int depth, const char *key,
+			    void *ctx)
+{
+	struct entry *e = ctx;
+
+	if (!is_label((const unsigned char *)key, strlen(key)))
+		return gh_json_refuse(r, "%s: histograms: the key \"%.32s\" is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
+				      e->where, key);
+	snprintf(e->interval_text, sizeof(e->interval_text), "%s", key);
+	e->histogram_len = 0;
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '[')
+		return gh_json_refuse(r, "%s: histograms[\"%s\"] is not a list",
+				      e->where, key);
+	if (gh_json_read_array(r, depth, histogram_item, e))
+		return -1;
+	if (e->histogram_len != 256)
+		return gh_json_refuse(r, "%s: histograms[\"%s\"] holds %llu values, not 256",
+				      e->where, key,
+				      (unsigned long long)e->histogram_len);
+	return 0;
+}
+
 static int field_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 {
 	struct entry *e = ctx;
@@ -353,7 +442,8 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 				       key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
 		    bit == KEY_KEY || bit == KEY_TIME_KEY ||
-		    bit == KEY_TIME_FORMAT ? '"' : bit == KEY_COUNTS ? '[' : 0;
+		    bit == KEY_TIME_FORMAT ? '"' : bit == KEY_COUNTS ? '['
+		    : bit == KEY_HISTOGRAMS ? '{' : 0;
 	size_t len;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
@@ -403,6 +493,12 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_array(r, depth, field_item, e);
 	case KEY_COUNTS:
 		return gh_json_read_array(r, depth, row_item, e);
+	case KEY_COUNTED:
+		return gh_json_read_count(r, e->where, "counted", &e->counted);
+	case KEY_HISTOGRAMS:
+		if (!bytes_per(e->opts))
+			return gh_json_skip_value(r, depth);
+		return gh_json_read_object(r, depth, histogram_member, e);
 	default:
 		return gh_json_skip_value(r, depth);
 	}
@@ -435,6 +531,18 @@ static bool same_time(const struct entry *e, const struct gpuhist_options *o)
 /* The view an entry names, as the merging command's options say it. */
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
+	if (bytes_per(o))
+		/* Any of the bytes views: the histograms are the bytes. */
+		return (!strcmp(e->view, "bytes") ||
+			!strcmp(e->view, "classes") ||
+			!strcmp(e->view, "letters")) && same_time(e, o) &&
+		       (e->seen & KEY_PER) && e->per == (uint64_t)o->per &&
+		       e->time_field == (uint64_t)o->time_field &&
+		       !(e->seen & (KEY_FIELD | KEY_FIELDS | KEY_KEY)) &&
+		       (o->separator < 0 ? !(e->seen & KEY_SEPARATOR)
+					 : (e->seen & KEY_SEPARATOR) &&
+					   e->separator ==
+					   (uint64_t)o->separator);
 	if (strcmp(e->view, gpuhist_view_name(o)) || !same_time(e, o))
 		return false;
 	if (o->tokens == GPUHIST_TOKENS_PER)
@@ -515,15 +623,22 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				      e->seen & KEY_NAME ? e->name : e->where,
 				      e->error);
 	}
-	missing = KEY_NEEDED & ~e->seen;
+	missing = (bytes_per(d->opts) ? KEY_NEEDED_BYTES : KEY_NEEDED) &
+		  ~e->seen;
+	/* Another view's result, to a merge of bytes per interval: said
+	 * as that (below), not as the keys it lacks. */
+	if (bytes_per(d->opts) && (e->seen & KEY_VIEW) &&
+	    !same_view(e, d->opts))
+		missing = 0;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)
 		if (missing & entry_keys[i].bit)
 			return gh_json_refuse(r, "%s: no \"%s\"%s", e->where,
 					      entry_keys[i].name,
-					      entry_keys[i].bit == KEY_VIEW
-					      ? " (not a result of a tokens view)"
-					      : "");
+					      entry_keys[i].bit != KEY_VIEW ? ""
+					      : bytes_per(d->opts)
+					      ? " (not a result of --per beside -b, -c or -w)"
+					      : " (not a result of a tokens view)");
 	if (e->seen & KEY_OTHER)
 		return gh_json_refuse(r, "%s: its rows were cut by --top (\"other\"): not every token is there to add up",
 				      e->where);
@@ -601,6 +716,23 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		return gh_json_refuse(r, "%s: tokens of the view %s, but this merge's is %s (results of different views do not add up)",
 				      e->where, view, ours);
 	}
+	if (bytes_per(d->opts)) {
+		/* Its tokens are its histograms' values, each (interval,
+		 * byte) seen a distinct one. */
+		e->tokens = e->counts_sum;
+		e->distinct = e->rows;
+		if (e->counts_sum > e->bytes_read)
+			return gh_json_refuse(r, "%s: its histograms add up to %llu, more than its bytes_read",
+					      e->where,
+					      (unsigned long long)e->counts_sum);
+		if (strcmp(e->view, "letters") ? e->counted != e->counts_sum
+					       : e->counted > e->counts_sum)
+			return gh_json_refuse(r, "%s: counted is %llu, but its histograms add up to %llu",
+					      e->where,
+					      (unsigned long long)e->counted,
+					      (unsigned long long)e->counts_sum);
+		return 0;
+	}
 	if (e->rows != e->distinct)
 		return gh_json_refuse(r, "%s: distinct is %llu, but counts holds %llu",
 				      e->where, (unsigned long long)e->distinct,
@@ -652,16 +784,22 @@ static int read_document(struct gh_json *r, void *ctx)
 	if (d->total_bytes != d->inputs_bytes)
 		return gh_json_refuse(r, "total: bytes_read is not the sum of the inputs'");
 	if (d->total_tokens != d->inputs_tokens)
-		return gh_json_refuse(r, "total: tokens is not the sum of the inputs'");
+		return gh_json_refuse(r, "total: %s is not the sum of the inputs'",
+				      bytes_per(d->opts)
+				      ? "its histograms' sum" : "tokens");
 	if (d->total_fingerprint != d->inputs_fingerprint)
-		return gh_json_refuse(r, "total: its tokens' counts are not the inputs' added up");
+		return gh_json_refuse(r, "total: its %s are not the inputs' added up",
+				      bytes_per(d->opts) ? "histograms"
+				      : "tokens' counts");
 	sum = gpuhist_token_sum_end(d->sum);
 	if (!sum) {
 		r->ours = 1;    /* a disk or memory error, not the document */
 		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(d->sum));
 	}
 	if (sum->distinct != d->total_distinct)
-		return gh_json_refuse(r, "total: a token is there twice");
+		return gh_json_refuse(r, "total: %s is there twice",
+				      bytes_per(d->opts) ? "an interval"
+				      : "a token");
 	return 0;
 }
 
