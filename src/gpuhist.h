@@ -512,6 +512,16 @@ int gpuhist_values_add_summary(gpuhist_values *values, const char *min_text,
 			       int sum_exact, uint64_t not_numbers,
 			       uint64_t empty);
 
+/* Values per interval read back (gpuhist_merge_json of a result of
+ * --values with per): the total's tokens are each an interval, a tab and
+ * a unit that stands for a bucket of its numbers or for their summary.
+ * Adds such a unit, count times, into values (NULL: none), and sets
+ * *fields (NULL: not wanted) to the fields it stands for (numbers and not
+ * numbers); 0, -1 as gpuhist_values_add_bucket and _add_summary fail
+ * (gpuhist_values_message), or -2 for a unit that is not one. */
+int gpuhist_values_add_merged(gpuhist_values *values, const void *unit,
+			      size_t len, uint64_t count, uint64_t *fields);
+
 /*
  * Results read back (gpuhist --merge): a document that gpuhist -f json
  * wrote, checked whole (every entry's figures against each other, the

@@ -6,8 +6,9 @@
 # JSON lines (--values=.latency_ms), at chunk edges inside lines and
 # timestamps, through gzip; tsv's and csv's columns and the empty
 # intervals between; thousands of intervals, spilled past --memory;
-# --values per interval under mpirun; and --merge of
-# such results refused with exit 2 (not there yet)
+# --values per interval under mpirun; --merge of such results (their
+# buckets and summaries) against the same oracle and the whole log's rows,
+# and refused where they do not add up
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 need_cmd gzip
@@ -15,7 +16,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 11
+plan 15
 
 "$LOGGEN" access 2000000 43 >access.log
 "$LOGGEN" json 2000000 43 >json.log
@@ -31,7 +32,8 @@ opts = types.SimpleNamespace(per=per, time_field=0, separator=None, year=2026)
 by = collections.defaultdict(list)
 for interval, field in tokenoracle.units(view, open(plain, "rb").read(), opts):
     by[interval.decode()].append(field)
-entry = json.load(open(result))["inputs"][0]
+doc = json.load(open(result))
+entry = doc["total"] if sys.argv[6:] == ["total"] else doc["inputs"][0]
 bad = []
 if entry["per"] != per or entry["view"] != "values":
     bad.append(f"view {entry['view']} per {entry['per']}")
@@ -139,11 +141,117 @@ else
 	skip "--values per interval under mpirun" "no mpirun mode"
 fi
 
-# --merge of values per interval: not there yet.
-"$GPUHIST" --merge --per=minute --values=10 got.json >/dev/null 2>err
-rc=$?
-like "--merge --per --values: exit 2, not there yet" "$rc $(cat err)" \
-	'^2 .*--per and --values cannot be combined with --merge yet'
+# --merge: shards' buckets and summaries added up, interval by
+# interval, against Python over the whole log, and against the whole
+# log's own rows; the view adopted where the command names none.
+split -n l/3 -d access.log access.part.
+for p in 00 01 02; do
+	"$GPUHIST" -f json --per=minute --values=10 access.part.$p \
+		>access.$p.json
+done
+"$GPUHIST" -f json --merge --per=minute --values=10 access.00.json \
+	access.01.json access.02.json >merged.json 2>err
+is "--merge of three shards' values per minute: Python's over the whole log" \
+	"$? $(python3 check.py "$T_SRCDIR" field:10 access.log merged.json 60 \
+	      total 2>&1)" "0 same"
+for f in table csv json; do
+	"$GPUHIST" --merge --total=only -f $f access.00.json access.01.json \
+		access.02.json | grep -v '^==> total <==$' |
+		sed 's/^total,/access.log,/; s/"name": "total"/"name": "access.log"/' \
+		>got.$f
+	"$GPUHIST" --per=minute --values=10 -f $f access.log >want.$f
+done
+python3 -c '
+import json, sys
+g, w = json.load(open("got.json"))["total"], json.load(open("want.json"))["total"]
+g.pop("name"), w.pop("name")
+print(g == w and "same" or "differ")' >json.same
+is "... with no view named, the table, csv and json's total: the whole log's" \
+	"$(cmp got.table want.table && cmp got.csv want.csv && cat json.same)" \
+	same
+if "$GPUHIST" --key=.a /dev/null >/dev/null 2>&1; then
+	split -n l/2 -d json.log json.part.
+	for p in 00 01; do
+		"$GPUHIST" -f json --per=10s --values=.latency_ms json.part.$p \
+			>json.$p.json
+	done
+	"$GPUHIST" -f json --merge json.00.json json.01.json >merged.json 2>err
+	is "--merge of JSON lines' .latency_ms per 10s, adopted: Python's" \
+		"$? $(python3 check.py "$T_SRCDIR" key:.latency_ms json.log \
+		      merged.json 10 total 2>&1)" "0 same"
+else
+	skip "--merge of JSON lines' .latency_ms per 10s" "built without json-c"
+fi
+# Spilled: 1440 minutes of distinct numbers, shards and merge past
+# --memory=1M.
+split -n l/2 -d distinct.log distinct.part.
+for p in 00 01; do
+	"$GPUHIST" -f json --per=minute --values=3 --memory=1M \
+		distinct.part.$p >distinct.$p.json
+done
+"$GPUHIST" -f tsv --merge --per=minute --values=3 --memory=1M \
+	--total=only distinct.00.json distinct.01.json | cut -f2- >got.tsv
+is "1440 minutes' shards, spilled, merged: the same rows as the whole log" \
+	"$(cmp got.tsv <(cut -f2- mem.tsv) && echo same)" same
+# Python: count(view="values", per=) gives each interval's Values, as
+# the command's rows; merge() of the shards gives count()'s.
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] &&
+   [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
+	"$GPUHIST" -f json --per=minute --values=10 access.log >whole.json
+	PYTHONPATH="$ABS_BUILDDIR/python" \
+	GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
+		python3 - >got 2>&1 <<'PY'
+import json
+import gpuhist
+got = gpuhist.count("access.log", view="values", field=10, per="minute")
+rows = json.load(open("whole.json"))["total"]["intervals"]
+bad = [r["interval"] for r in rows
+       if (lambda v: (v.numbers, v.not_numbers, v.min, v.max, v.sum,
+                      v.quantile(0.99)) !=
+           (r["numbers"], r["not_numbers"], r["min"], r["max"], r["sum"],
+            r["quantiles"]["p99"]))(got[r["interval"].encode()])]
+if list(got) != [r["interval"].encode() for r in rows]:
+    bad.append("intervals")
+merged = gpuhist.merge(["access.00.json", "access.01.json",
+                        "access.02.json"], view="values", field=10,
+                       per="minute")
+same = lambda a, b: (a.numbers, a.not_numbers, a.empty, a.min, a.max,
+                     a.sum, a.buckets) == (b.numbers, b.not_numbers,
+                     b.empty, b.min, b.max, b.sum, b.buckets)
+if list(merged) != list(got) or not all(same(merged[k], got[k])
+                                        for k in got):
+    bad.append("merge()")
+print(bad or True)
+PY
+	is "Python: count(view='values', per=) as the rows; merge() of shards" \
+		"$(cat got)" True
+else
+	skip "Python: count(view='values', per=)" "no shared libgpuhist"
+fi
+# Refused, exit 1, naming the result and why: another precision, another
+# interval, a total that is not its inputs', rows out of order.
 "$GPUHIST" -f json --per=minute --values=10 small.log >pv.json
-"$GPUHIST" --merge pv.json >/dev/null 2>err
-is "--merge adopting a result of values per interval: refused" "$?" 1
+python3 - <<'PY'
+import json
+d = json.load(open("pv.json"))
+d["total"]["intervals"][0]["buckets"][0]["count"] += 1
+d["total"]["intervals"][0]["numbers"] += 1
+d["total"]["fields"] += 1
+json.dump(d, open("bad-total.json", "w"))
+d = json.load(open("pv.json"))
+d["inputs"][0]["intervals"].reverse()
+json.dump(d, open("bad-order.json", "w"))
+PY
+bad=""
+for c in "pv.json --precision=5:give --precision=0.78125" \
+	 "pv.json --per=hour:per 60 s, but this merge's is values, field 10, per 3600 s" \
+	 "bad-total.json:total: fields is not the sum" \
+	 "bad-order.json:comes after"; do
+	f=${c%%:*} want=${c#*:}
+	"$GPUHIST" --merge --values=10 --per=minute $f >/dev/null 2>err
+	rc=$?
+	[ $rc = 1 ] && grep -q "^gpuhist: ${f%% *}: .*$want" err ||
+		bad="$bad [$f: exit $rc: $(cat err)]"
+done
+is "refused, exit 1: another precision, interval, a total not its inputs', rows out of order" \
+	"$bad" ""

@@ -269,6 +269,7 @@ static int put_plain(FILE *out, const struct gh_cell *c,
 	case GH_CELL_NONE:
 	case GH_CELL_ARRAY:
 	case GH_CELL_OBJECT:
+	case GH_CELL_LIST:
 		break;
 	case GH_CELL_U64:
 		put_u64(out, c->u);
@@ -365,6 +366,16 @@ static void put_json(FILE *out, const struct gh_cell *c)
 			first = false;
 		}
 		out_c(out, '}');
+		break;
+	case GH_CELL_LIST:
+		out_c(out, '[');
+		for (size_t i = 0; c->member(c->ctx, &i, &m); i++) {
+			if (!first)
+				out_s(out, ", ");
+			put_json(out, &m);
+			first = false;
+		}
+		out_c(out, ']');
 		break;
 	}
 }

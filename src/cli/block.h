@@ -35,6 +35,8 @@ enum gh_cell_kind {
 			 * not finite */
 	GH_CELL_ARRAY,  /* json only: [u64s] */
 	GH_CELL_OBJECT, /* json only: {key: cell, ...} */
+	GH_CELL_LIST,   /* json only: [cell, ...], each from member (its
+			 * key unused) */
 };
 
 struct gh_cell {
@@ -49,7 +51,8 @@ struct gh_cell {
 	int cols;                   /* the table's columns for s (0: its
 				     * length) */
 	const uint64_t *array;      /* ARRAY */
-	const struct gh_cell *cells;    /* OBJECT's len members, or NULL for: */
+	const struct gh_cell *cells;    /* OBJECT's len members, or NULL for
+					 * (and LIST's items from): */
 	int (*member)(const void *ctx, size_t *i, struct gh_cell *out);
 	const void *ctx;            /* ... the first member at *i or after
 				     * (1, *i moved to it), or none (0) */

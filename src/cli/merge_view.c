@@ -250,7 +250,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		opts->bytes_per = true;
 		opts->lib.tokens_only = 1;
 	}
-	if (view && view != GPUHIST_TOKENS_PER && view != VIEW_VALUES) {
+	if (view && view != GPUHIST_TOKENS_PER) {
 		/* Another view grouped by interval (--per beside it): its
 		 * interval and time field, before the entry's next keys. */
 		const char *end = strstr(first, "\"bytes_read\"");

@@ -1113,10 +1113,6 @@ static enum gh_parse_result check(struct parse *p)
 	}
 	/* --per alone counts lines per interval; beside a tokens view or
 	 * --values, it groups that view's by interval. */
-	if (lib->per && opts->values && opts->merge) {
-		say("options --per and --values cannot be combined with --merge yet");
-		return usage_error();
-	}
 	/* --per beside a bytes view (-b, -c, -w): each interval's byte
 	 * values, as tokens of one byte (gpuhist.h's GPUHIST_TOKENS_BYTES),
 	 * folded into the view's bins as they are printed. */

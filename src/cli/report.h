@@ -44,7 +44,9 @@ struct gh_report {
 				     * interval) folded into the view's bins
 				     * an interval at a time
 				     * (report_bytes_per.c) */
-	uint64_t per_counted;       /* ... the bytes their bins count */
+	uint64_t per_counted;       /* ... the bytes their bins count; or
+				     * the fields of --values per interval
+				     * read back (--merge) */
 	bool values;                /* --values: a field's numbers
 				     * (report_values.c), not its tokens */
 	gpuhist_values *values_total;   /* ... the inputs' added up */

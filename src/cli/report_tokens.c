@@ -816,8 +816,22 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 		size_t glen = gh_group_len(&tb->t);
 		size_t skip = glen < tb->t.len ? glen + 1 : glen;
 
-		if (gpuhist_values_add(tb->v, tb->t.bytes + skip,
-				       tb->t.len - skip, tb->t.count) < 0) {
+		/* --merge: the units gpuhist_merge_json made of the
+		 * results' buckets and summaries; else fields' texts. */
+		int added = tb->rep->opts->merge
+			    ? gpuhist_values_add_merged(tb->v,
+							tb->t.bytes + skip,
+							tb->t.len - skip,
+							tb->t.count, NULL)
+			    : gpuhist_values_add(tb->v, tb->t.bytes + skip,
+						 tb->t.len - skip,
+						 tb->t.count);
+
+		if (added == -2) {
+			gh_msg("an interval's numbers read back are not the library's units");
+			return -1;
+		}
+		if (added < 0) {
 			gh_msg("%s", gpuhist_values_message(tb->v));
 			return -1;
 		}
@@ -1047,6 +1061,15 @@ static void values_per_figures(struct gh_report *rep, struct gh_block *b,
 	time_figures(b, lib);
 	gh_block_figure(b, NULL, "bytes_read", gh_cell_u64(NULL, bytes_read));
 	gh_block_figure(b, NULL, "fields", gh_cell_u64(NULL, fields));
+	/* The buckets' precision, which --merge must read them at. */
+	gpuhist_values *v = gpuhist_values_new(rep->opts->precision);
+	struct gpuhist_values_summary s = { 0 };
+
+	if (v)
+		gpuhist_values_summary(v, &s);
+	gpuhist_values_free(v);
+	gh_block_figure(b, NULL, "sub_buckets",
+			gh_cell_u64(NULL, (uint64_t)s.sub_buckets));
 }
 
 /* A block of the view with its figures (the rows: the caller's). */
@@ -1057,7 +1080,8 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 	const struct gpuhist_options *lib = &rep->opts->lib;
 
 	if (rep->values_per) {
-		values_per_figures(rep, b, bytes_read, tokens);
+		values_per_figures(rep, b, bytes_read, rep->opts->merge
+						       ? rep->per_counted : tokens);
 		return;
 	}
 	if (rep->bytes_per) {
@@ -1167,11 +1191,12 @@ static void replay_given_up(struct gh_report *rep,
 	gh_report_tokens_keep(rep, tk);         /* said, if it fails */
 }
 
-/* --per beside a bytes view: the bytes its bins count, every interval's,
- * in *counted (the figure and the table's shares come before the rows);
- * 0, or -1 when the rows cannot be read (said). */
-static int bytes_counted(const struct gh_report *rep, struct rows *rows,
-			 uint64_t *counted)
+/* What the rows stand for, every interval's, in *counted (the figure
+ * and the table's shares come before the rows): --per beside a bytes
+ * view, the bytes its bins count; --values per interval read back
+ * (--merge), the fields.  0, or -1 when the rows cannot be read (said). */
+static int per_counted(const struct gh_report *rep, struct rows *rows,
+		       uint64_t *counted)
 {
 	struct gpuhist_token t;
 	int got;
@@ -1184,9 +1209,21 @@ static int bytes_counted(const struct gh_report *rep, struct rows *rows,
 	while ((got = rows_next(rows, &t)) > 0) {
 		size_t glen = gh_group_len(&t);
 		size_t skip = glen < t.len ? glen + 1 : glen;
+		uint64_t fields = 0;
 
-		*counted += gh_bytes_per_counted(rep, t.bytes + skip,
-						 t.len - skip, t.count);
+		if (rep->bytes_per) {
+			*counted += gh_bytes_per_counted(rep, t.bytes + skip,
+							 t.len - skip,
+							 t.count);
+			continue;
+		}
+		if (gpuhist_values_add_merged(NULL, t.bytes + skip,
+					      t.len - skip, t.count,
+					      &fields)) {
+			gh_msg("an interval's numbers read back are not the library's units");
+			return -1;
+		}
+		*counted += fields;
 	}
 	if (got < 0)
 		return -1;      /* said */
@@ -1229,7 +1266,8 @@ static int print_block(struct gh_report *rep, const char *name,
 	tb.group.bytes = tb.group_bytes;
 	tb.text = &text;
 	tb.bp.rep = rep;
-	if (rep->bytes_per && bytes_counted(rep, rows, &rep->per_counted))
+	if ((rep->bytes_per || (rep->values_per && rep->opts->merge)) &&
+	    per_counted(rep, rows, &rep->per_counted))
 		return -1;
 	if (tb.n_key)
 		key_columns(rep, tb.names);

@@ -7,7 +7,8 @@
  *
  * The table's label holds the figures in columns of fixed width (the bar
  * is the interval's numbers); tsv and csv have a column each; json a row
- * of members, its quantiles an object, as the values view's figures.
+ * of members, its quantiles an object, as the values view's figures, and
+ * its buckets and whether its sum is exact, which --merge adds up.
  */
 #include "config.h"
 
@@ -46,6 +47,23 @@ void gh_values_per_title(const struct gh_options *opts, char *out,
 				       FIGURE_COLS, opts->quantiles.name[i]);
 	if (at < len)
 		snprintf(out + at, len - at, " %*s", FIGURE_COLS, "max");
+}
+
+/* json's bucket *i of the interval's numbers, as the values view writes
+ * one: {"low": .., "high": .., "count": ..}; 0 past the last. */
+static int bucket_item(const void *ctx, size_t *i, struct gh_cell *out)
+{
+	struct gh_values_per_text *text = (struct gh_values_per_text *)ctx;
+	struct gpuhist_value_bucket b;
+
+	if (gpuhist_values_bucket(text->v, *i, &b))
+		return 0;
+	text->bucket[0] = gh_cell_num("low", b.low);
+	text->bucket[1] = gh_cell_num("high", b.high);
+	text->bucket[2] = gh_cell_u64("count", b.count);
+	*out = (struct gh_cell){ .kind = GH_CELL_OBJECT, .cells = text->bucket,
+				 .len = 3 };
+	return 1;
 }
 
 void gh_values_per_row(const struct gh_options *opts,
@@ -103,6 +121,16 @@ void gh_values_per_row(const struct gh_options *opts,
 						   .key = "quantiles",
 						   .cells = text->quantiles,
 						   .len = (size_t)qs->n };
+	if (which == GH_ROWS_JSON && any) {
+		row->cell[n++] = gh_cell_lit("sum_exact", s.sum_exact
+							  ? "true" : "false");
+		text->v = v;
+		gpuhist_values_buckets(v);      /* the list made */
+		row->cell[n++] = (struct gh_cell){ .kind = GH_CELL_LIST,
+						   .key = "buckets",
+						   .member = bucket_item,
+						   .ctx = text };
+	}
 	row->n_cells = n;
 	/* The table: the interval, then min, the quantiles and max in
 	 * columns ("-" where it has no numbers). */

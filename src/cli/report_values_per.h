@@ -19,6 +19,9 @@ struct gh_values_per_text {
 	char min[40], max[40], sum[48], mean[32];
 	char q[GH_QUANTILES_MAX][32];
 	struct gh_cell quantiles[GH_QUANTILES_MAX];
+	/* json's buckets (what --merge adds up): one's cells at a time */
+	gpuhist_values *v;
+	struct gh_cell bucket[3];
 };
 
 /* tsv's and csv's columns after the input, into cols

@@ -137,6 +137,7 @@ static int merge_tokens_one(struct gh_run *run, const char *name,
 	if (!m->tokens) {
 		gh_msg("%s: out of memory", name);
 		gh_report_failed(&run->report, name, "");
+		gpuhist_values_free(m->values);
 		return -1;
 	}
 	/* A tokens result has no histogram: its bytes read stand in bin 0,
@@ -148,6 +149,7 @@ static int merge_tokens_one(struct gh_run *run, const char *name,
 		ret = gh_report_input(&run->report, name, m->totals, NULL,
 				      NULL, gpuhist_token_sum_end(m->tokens));
 	gpuhist_token_sum_free(m->tokens);
+	gpuhist_values_free(m->values);         /* (values per interval's) */
 	return ret;
 }
 
@@ -164,6 +166,11 @@ static int merge_values_one(struct gh_run *run, const char *name,
 		gh_report_failed(&run->report, name, "");
 		return -1;
 	}
+	/* Per interval: each interval's buckets and summary come as
+	 * tokens, which the report reads an interval at a time; m->values
+	 * checks the buckets' bounds. */
+	if (run->opts->lib.per)
+		return merge_tokens_one(run, name, m);
 	ret = merge_read(run, name, m, messages, sizeof(messages));
 	if (ret)
 		gh_report_failed(&run->report, name, messages);

@@ -539,6 +539,35 @@ int gh_add_u64(uint64_t *a, uint64_t b)
 	*a += b;
 	return 0;
 }
+
+uint64_t gh_token_hash(const unsigned char *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+bool gh_interval_label(const unsigned char *p, size_t n)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+
+	if (n == 9 && !memcmp(p, "(no time)", 9))
+		return true;
+	if (n != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (shape[i] == 'd' ? p[i] < '0' || p[i] > '9'
+				    : p[i] != (unsigned char)shape[i])
+			return false;
+	return true;
+}
+
 /* A result's top-level "error" (its run failed as a whole): refused,
  * saying why, as a failed input. */
 static int run_error(struct gh_json *r)

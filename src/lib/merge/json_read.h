@@ -122,4 +122,14 @@ int gh_json_read_file(const char *name, const char *what,
 /* Adds b to *a; -1 when the sum would pass 2^64-1. */
 int gh_add_u64(uint64_t *a, uint64_t b);
 
+/* A token's hash for a result's fingerprint (the sum over its tokens of
+ * the hash times the count, mod 2^64, which the total's must equal the
+ * inputs'): FNV-1a, then a 64-bit finalizer so that every byte moves
+ * every bit. */
+uint64_t gh_token_hash(const unsigned char *p, size_t len);
+
+/* Whether [p, p + n) is an interval as gpuhist writes one: "(no time)",
+ * or a start "2026-11-27T10:00:00Z". */
+bool gh_interval_label(const unsigned char *p, size_t n);
+
 #endif

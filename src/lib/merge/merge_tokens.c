@@ -125,21 +125,6 @@ static bool bytes_per(const struct gpuhist_options *o)
 	return o->tokens == GPUHIST_TOKENS_BYTES;
 }
 
-/* A token's hash for the fingerprint (FNV-1a, then a 64-bit finalizer
- * so that every byte moves every bit). */
-static uint64_t token_hash(const unsigned char *p, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
 /* Which of the merging command's key fields a row's member is ("field9"
  * of --field=1,9 is 1), or -1. */
 static int key_part(const struct entry *e, const char *key)
@@ -194,30 +179,13 @@ static int join_parts(struct gh_json *r, struct entry *e)
 	return 0;
 }
 
-/* Whether [p, p + n) is an interval as gpuhist writes one: "(no time)",
- * or a start "2026-11-27T10:00:00Z". */
-static bool is_label(const unsigned char *p, size_t n)
-{
-	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-
-	if (n == 9 && !memcmp(p, "(no time)", 9))
-		return true;
-	if (n != sizeof(shape) - 1)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (shape[i] == 'd' ? p[i] < '0' || p[i] > '9'
-				    : p[i] != (unsigned char)shape[i])
-			return false;
-	return true;
-}
-
 /* The row's interval, a tab, then its token, in e->token; 0, or -1
  * (refused). */
 static int with_interval(struct gh_json *r, struct entry *e)
 {
 	size_t n = e->interval_len, len = n + 1 + e->token_len;
 
-	if (!is_label(e->interval, n))
+	if (!gh_interval_label(e->interval, n))
 		return gh_json_refuse(r, "%s: counts[%llu]: the interval is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
 				      e->where, (unsigned long long)e->rows);
 	if (len > e->token_cap) {
@@ -345,7 +313,7 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	if (gh_add_u64(&e->counts_sum, e->count))
 		return gh_json_refuse(r, "%s: the counts add up to more than 2^64-1",
 				      e->where);
-	e->fingerprint += token_hash(e->token, e->token_len) * e->count;
+	e->fingerprint += gh_token_hash(e->token, e->token_len) * e->count;
 	e->rows++;
 	if (e->into &&
 	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count)) {
@@ -388,7 +356,7 @@ static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	if (gh_add_u64(&e->counts_sum, e->count))
 		return gh_json_refuse(r, "%s: the histograms add up to more than 2^64-1",
 				      e->where);
-	e->fingerprint += token_hash(e->token, e->token_len) * e->count;
+	e->fingerprint += gh_token_hash(e->token, e->token_len) * e->count;
 	e->rows++;
 	if (e->into &&
 	    gpuhist_token_sum_add(e->into, e->token, e->token_len, e->count)) {
@@ -404,7 +372,7 @@ static int histogram_member(struct gh_json *r, int depth, const char *key,
 {
 	struct entry *e = ctx;
 
-	if (!is_label((const unsigned char *)key, strlen(key)))
+	if (!gh_interval_label((const unsigned char *)key, strlen(key)))
 		return gh_json_refuse(r, "%s: histograms: the key \"%.32s\" is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
 				      e->where, key);
 	snprintf(e->interval_text, sizeof(e->interval_text), "%s", key);
@@ -487,6 +455,10 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 					  &e->time_field);
 	case KEY_FIELDS:
 		gh_json_skip_ws(r);
+		/* (a count of them: --values per interval's, refused for
+		 * its view) */
+		if (gh_json_peek(r) != '[' && !strcmp(e->view, "values"))
+			return gh_json_skip_value(r, depth);
 		if (gh_json_peek(r) != '[')
 			return gh_json_refuse(r, "%s: fields is not a list",
 					      e->where);
@@ -623,6 +595,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				      e->seen & KEY_NAME ? e->name : e->where,
 				      e->error);
 	}
+	if ((e->seen & KEY_VIEW) && !strcmp(e->view, "values"))
+		return gh_json_refuse(r, "%s: a result of --values, whose numbers --merge adds up with --values",
+				      e->where);
 	missing = (bytes_per(d->opts) ? KEY_NEEDED_BYTES : KEY_NEEDED) &
 		  ~e->seen;
 	/* Another view's result, to a merge of bytes per interval: said

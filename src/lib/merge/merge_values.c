@@ -1,6 +1,6 @@
 /* merge_values.c - the values view's reader of results (readers.c's
  * row): a field's numbers read back from a -f json result of the values
- * view (--merge with --values)
+ * view (--merge with --values), whole or per interval (--per)
  *
  * The document is read by json_read.c's strict reader, which streams.
  * Its "total" entry's buckets, extremes and sum are what is merged (into
@@ -16,9 +16,22 @@
  *   - no "error" (a failed input), no top-level "error";
  *   - the total's bytes_read, numbers, not_numbers and empty are the
  *     inputs' added up.
+ * Per interval (the merging command's per), an entry has name, view,
+ * per (with its time field, key or format: the command's), bytes_read,
+ * fields, sub_buckets and "intervals": rows in time order, each an
+ * interval once, that hold what a whole entry holds of its numbers
+ * (numbers, not_numbers, empty, min, max, sum, sum_exact, buckets),
+ * checked alike, its "interval" first; fields is the rows' numbers and
+ * not_numbers added up.  The total's rows become tokens of its interval,
+ * a tab and a unit (gpuhist_values_add_merged reads them back): a unit a
+ * bucket, with its count, and one of the row's summary; its buckets'
+ * bounds are checked in m->values.  The total's bytes_read and fields are
+ * the inputs' added up, and so is its fingerprint (merge_tokens.c's, over
+ * its buckets and each interval's not_numbers and empty).
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +45,17 @@ enum {
 	KEY_BYTES_READ = 16, KEY_NUMBERS = 32, KEY_NOT_NUMBERS = 64,
 	KEY_EMPTY = 128, KEY_MIN = 256, KEY_MAX = 512, KEY_SUM = 1024,
 	KEY_SUM_EXACT = 2048, KEY_SUB_BUCKETS = 4096, KEY_BUCKETS = 8192,
-	KEY_ERROR = 16384, KEY_KEY = 32768,
+	KEY_ERROR = 16384, KEY_KEY = 32768, KEY_PER = 65536,
+	KEY_TIME_FIELD = 131072, KEY_TIME_KEY = 262144,
+	KEY_TIME_FORMAT = 524288, KEY_FIELDS = 1048576,
+	KEY_INTERVALS = 2097152, KEY_INTERVAL = 4194304,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ |
 		     KEY_NUMBERS | KEY_NOT_NUMBERS | KEY_EMPTY |
 		     KEY_SUB_BUCKETS | KEY_BUCKETS,
+	KEY_NEEDED_PER = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_PER |
+			 KEY_FIELDS | KEY_SUB_BUCKETS | KEY_INTERVALS,
+	KEY_NEEDED_ROW = KEY_INTERVAL | KEY_NUMBERS | KEY_NOT_NUMBERS |
+			 KEY_EMPTY,
 	KEY_OF_NUMBERS = KEY_MIN | KEY_MAX | KEY_SUM | KEY_SUM_EXACT,
 };
 
@@ -46,20 +66,43 @@ static const struct gh_json_key entry_keys[] = {
 	{ "empty", KEY_EMPTY }, { "min", KEY_MIN }, { "max", KEY_MAX },
 	{ "sum", KEY_SUM }, { "sum_exact", KEY_SUM_EXACT },
 	{ "sub_buckets", KEY_SUB_BUCKETS }, { "buckets", KEY_BUCKETS },
-	{ "error", KEY_ERROR }, { "key", KEY_KEY },
+	{ "error", KEY_ERROR }, { "key", KEY_KEY }, { "per", KEY_PER },
+	{ "time_field", KEY_TIME_FIELD }, { "time_key", KEY_TIME_KEY },
+	{ "time_format", KEY_TIME_FORMAT }, { "fields", KEY_FIELDS },
+	{ "intervals", KEY_INTERVALS }, { "interval", KEY_INTERVAL },
 };
+
+/* The numbers of a whole entry, or of one interval's row. */
+struct numbers {
+	unsigned seen;              /* KEY_* */
+	uint64_t numbers, not_numbers, empty, counts_sum;
+	char min[GH_JSON_NUMBER], max[GH_JSON_NUMBER], sum[GH_JSON_NUMBER];
+	bool sum_exact;
+};
+
+/* A unit of a row read back: an interval (20 bytes at most), a tab, a
+ * summary's five figures. */
+#define UNIT_MAX (64 + 5 * GH_JSON_NUMBER)
 
 /* What one entry (an input's or the total) holds. */
 struct entry {
-	char where[32];             /* "inputs[3]" or "total" */
+	char where[48];             /* "inputs[3]", "total", with a row's
+				     * "intervals[9]" */
 	unsigned seen;              /* KEY_* */
 	char name[GH_JSON_TEXT], error[GH_JSON_TEXT], view[16];
 	char key[GH_JSON_TEXT];     /* the numbers of a key of JSON lines */
-	uint64_t field, separator, bytes_read, numbers, not_numbers, empty;
-	uint64_t sub_buckets, counts_sum;
-	char min[GH_JSON_NUMBER], max[GH_JSON_NUMBER], sum[GH_JSON_NUMBER];
-	bool sum_exact;
+	char time_key[GH_JSON_TEXT], time_format[GH_JSON_TEXT];   /* per's */
+	uint64_t field, separator, bytes_read, sub_buckets;
+	uint64_t per, time_field, fields;
+	int sub_buckets_ours;       /* the merging command's */
+	struct numbers n;           /* whole, or the row being read */
 	gpuhist_values *into;       /* the total's buckets go here, else NULL */
+	/* per interval */
+	const struct gpuhist_options *opts;
+	gpuhist_token_sum *tokens;  /* the total's rows go here, else NULL */
+	uint64_t rows, fields_sum, fingerprint;
+	char interval[GH_JSON_KEY + 1], last[GH_JSON_KEY + 1];
+	unsigned char unit[UNIT_MAX];
 	/* the bucket being read */
 	char low[GH_JSON_NUMBER], high[GH_JSON_NUMBER];
 	uint64_t count;
@@ -72,9 +115,36 @@ struct doc {
 	int sub_buckets;            /* the merging command's */
 	struct entry e;
 	uint64_t inputs[4], total[4];       /* bytes_read, numbers,
-					     * not_numbers, empty */
+					     * not_numbers, empty; per
+					     * interval: bytes_read, fields,
+					     * the fingerprint */
 	gpuhist_values *values;
+	gpuhist_token_sum *tokens;
 };
+
+/* A unit of the interval being read (e->interval), after its tab:
+ * [p, p + len); its count into the total's tokens (token), and into the
+ * fingerprint (print: a bucket's, or the parts of a summary that add up);
+ * 0, or -1 (refused). */
+static int add_unit(struct gh_json *r, struct entry *e, const char *p,
+		    size_t len, uint64_t count, bool token, bool print)
+{
+	size_t n = strlen(e->interval);
+
+	memcpy(e->unit, e->interval, n);
+	e->unit[n] = '\t';
+	memcpy(e->unit + n + 1, p, len);
+	len += n + 1;
+	if (print)
+		e->fingerprint += gh_token_hash(e->unit, len) * count;
+	if (token && e->tokens &&
+	    gpuhist_token_sum_add(e->tokens, e->unit, len, count)) {
+		r->ours = 1;    /* a disk or memory error, not the document */
+		return gh_json_refuse(r, "%s",
+				      gpuhist_token_sum_message(e->tokens));
+	}
+	return 0;
+}
 
 static int bucket_member(struct gh_json *r, int depth, const char *key,
 			 void *ctx)
@@ -113,7 +183,7 @@ static int bucket_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	if (e->bucket_seen != 7)
 		return gh_json_refuse(r, "%s: a bucket without its low, high and count",
 				      e->where);
-	if (gh_add_u64(&e->counts_sum, e->count))
+	if (gh_add_u64(&e->n.counts_sum, e->count))
 		return gh_json_refuse(r, "%s: its buckets' counts add up to more than 2^64-1",
 				      e->where);
 	if (e->into && gpuhist_values_add_bucket(e->into,
@@ -122,6 +192,14 @@ static int bucket_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 						 e->count))
 		return gh_json_refuse(r, "%s: %s", e->where,
 				      gpuhist_values_message(e->into));
+	if (e->opts->per && e->count) {
+		/* "\0b" low "\0" high */
+		char unit[2 * GH_JSON_NUMBER + 4];
+		int len = snprintf(unit, sizeof(unit), "%cb%s%c%s", 0,
+				   e->low, 0, e->high);
+
+		return add_unit(r, e, unit, (size_t)len, e->count, true, true);
+	}
 	return 0;
 }
 
@@ -139,6 +217,138 @@ static int read_bool(struct gh_json *r, const char *where, const char *what,
 	return gh_json_skip_value(r, 1);
 }
 
+/* A member of an entry's numbers (or of a row's); 1 where key is none of
+ * them. */
+static int numbers_member(struct gh_json *r, int depth, unsigned bit,
+			  struct entry *e)
+{
+	struct numbers *n = &e->n;
+
+	switch (bit) {
+	case KEY_NUMBERS:
+		return gh_json_read_count(r, e->where, "numbers", &n->numbers);
+	case KEY_NOT_NUMBERS:
+		return gh_json_read_count(r, e->where, "not_numbers",
+					  &n->not_numbers);
+	case KEY_EMPTY:
+		return gh_json_read_count(r, e->where, "empty", &n->empty);
+	case KEY_MIN:
+		return gh_json_read_number_text(r, e->where, "min", n->min);
+	case KEY_MAX:
+		return gh_json_read_number_text(r, e->where, "max", n->max);
+	case KEY_SUM:
+		return gh_json_read_number_text(r, e->where, "sum", n->sum);
+	case KEY_SUM_EXACT:
+		return read_bool(r, e->where, "sum_exact", &n->sum_exact);
+	case KEY_BUCKETS:
+		return gh_json_read_array(r, depth, bucket_item, e);
+	default:
+		return 1;
+	}
+}
+
+/* Whether the numbers agree: min, max, sum and sum_exact where there are
+ * numbers, the buckets' counts adding up to them. */
+static int check_numbers(struct gh_json *r, const struct entry *e)
+{
+	const struct numbers *n = &e->n;
+
+	if (n->numbers && (n->seen & KEY_OF_NUMBERS) != KEY_OF_NUMBERS)
+		return gh_json_refuse(r, "%s: numbers without their min, max, sum and sum_exact",
+				      e->where);
+	if (n->counts_sum != n->numbers)
+		return gh_json_refuse(r, "%s: numbers is %llu, but its buckets hold %llu",
+				      e->where, (unsigned long long)n->numbers,
+				      (unsigned long long)n->counts_sum);
+	if (n->empty > n->not_numbers)
+		return gh_json_refuse(r, "%s: more empty fields than fields that are not numbers",
+				      e->where);
+	return 0;
+}
+
+static int row_member(struct gh_json *r, int depth, const char *key,
+		      void *ctx)
+{
+	struct entry *e = ctx;
+	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
+				       key);
+	size_t len;
+	int ret;
+
+	if (gh_json_member_once(r, e->where, key, bit, &e->n.seen,
+				bit == KEY_INTERVAL ? '"'
+				: bit == KEY_BUCKETS ? '[' : 0))
+		return -1;
+	if (bit == KEY_INTERVAL) {
+		if (e->n.seen != KEY_INTERVAL)
+			return gh_json_refuse(r, "%s: \"interval\" is not the row's first member",
+					      e->where);
+		if (gh_json_read_string(r, e->interval, GH_JSON_KEY, &len))
+			return -1;
+		if (len > GH_JSON_KEY ||
+		    !gh_interval_label((unsigned char *)e->interval, len))
+			return gh_json_refuse(r, "%s: the interval is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
+					      e->where);
+		e->interval[len] = '\0';
+		if (e->rows && strcmp(e->last, e->interval) >= 0)
+			return gh_json_refuse(r, "%s: the interval %s comes after %s (rows are in time order, each interval once)",
+					      e->where, e->interval, e->last);
+		return 0;
+	}
+	if (bit == KEY_BUCKETS && !(e->n.seen & KEY_INTERVAL))
+		return gh_json_refuse(r, "%s: \"interval\" is not the row's first member",
+				      e->where);
+	ret = numbers_member(r, depth, bit, e);
+	return ret == 1 ? gh_json_skip_value(r, depth) : ret;
+}
+
+/* A row of intervals: checked as an entry's numbers, its summary a unit
+ * ("\0s" min "\0" max "\0" sum "\0" 1 or 0 "\0" not_numbers "\0" empty,
+ * each empty without numbers). */
+static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+	struct numbers *n = &e->n;
+	char where[32], unit[5 * GH_JSON_NUMBER + 16];
+	int len;
+
+	memcpy(where, e->where, sizeof(where));
+	snprintf(e->where + strlen(where), sizeof(e->where) - strlen(where),
+		 ": intervals[%llu]", (unsigned long long)i);
+	memset(n, 0, sizeof(*n));
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_refuse(r, "%s is not an object", e->where);
+	if (gh_json_read_object(r, depth, row_member, e))
+		return -1;
+	if ((n->seen & KEY_NEEDED_ROW) != KEY_NEEDED_ROW)
+		return gh_json_refuse(r, "%s: no \"%s\"", e->where,
+				      !(n->seen & KEY_INTERVAL) ? "interval"
+				      : !(n->seen & KEY_NUMBERS) ? "numbers"
+				      : !(n->seen & KEY_NOT_NUMBERS)
+				      ? "not_numbers" : "empty");
+	if (check_numbers(r, e))
+		return -1;
+	if (gh_add_u64(&e->fields_sum, n->numbers) ||
+	    gh_add_u64(&e->fields_sum, n->not_numbers))
+		return gh_json_refuse(r, "%s: its fields add up to more than 2^64-1",
+				      e->where);
+	len = snprintf(unit, sizeof(unit), "%cs%s%c%s%c%s%c%d%c%llu%c%llu",
+		       0, n->numbers ? n->min : "", 0,
+		       n->numbers ? n->max : "", 0, n->numbers ? n->sum : "",
+		       0, n->numbers && n->sum_exact, 0,
+		       (unsigned long long)n->not_numbers, 0,
+		       (unsigned long long)n->empty);
+	memcpy(e->where, where, sizeof(where));
+	memcpy(e->last, e->interval, sizeof(e->last));
+	e->rows++;
+	/* The summary's extremes and sum are not the inputs' added up:
+	 * its fields that are not numbers, and empty, are. */
+	return add_unit(r, e, unit, (size_t)len, 1, true, false) ||
+	       add_unit(r, e, "\0n", 2, n->not_numbers, false, true) ||
+	       add_unit(r, e, "\0e", 2, n->empty, false, true) ? -1 : 0;
+}
+
 static int entry_member(struct gh_json *r, int depth, const char *key,
 			void *ctx)
 {
@@ -146,8 +356,11 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	unsigned bit = gh_json_key_bit(entry_keys, GH_JSON_KEYS(entry_keys),
 				       key);
 	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
-		    bit == KEY_KEY ? '"' : bit == KEY_BUCKETS ? '[' : 0;
+		    bit == KEY_KEY || bit == KEY_TIME_KEY ||
+		    bit == KEY_TIME_FORMAT ? '"'
+		    : bit == KEY_BUCKETS || bit == KEY_INTERVALS ? '[' : 0;
 	size_t len;
+	int ret;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
 		return -1;
@@ -158,6 +371,10 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		return gh_json_read_text(r, e->error);
 	case KEY_KEY:
 		return gh_json_read_text(r, e->key);
+	case KEY_TIME_KEY:
+		return gh_json_read_text(r, e->time_key);
+	case KEY_TIME_FORMAT:
+		return gh_json_read_text(r, e->time_format);
 	case KEY_VIEW:
 		if (gh_json_read_string(r, e->view, sizeof(e->view) - 1, &len))
 			return -1;
@@ -172,44 +389,70 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	case KEY_BYTES_READ:
 		return gh_json_read_count(r, e->where, "bytes_read",
 					  &e->bytes_read);
-	case KEY_NUMBERS:
-		return gh_json_read_count(r, e->where, "numbers", &e->numbers);
-	case KEY_NOT_NUMBERS:
-		return gh_json_read_count(r, e->where, "not_numbers",
-					  &e->not_numbers);
-	case KEY_EMPTY:
-		return gh_json_read_count(r, e->where, "empty", &e->empty);
 	case KEY_SUB_BUCKETS:
 		return gh_json_read_count(r, e->where, "sub_buckets",
 					  &e->sub_buckets);
-	case KEY_MIN:
-		return gh_json_read_number_text(r, e->where, "min", e->min);
-	case KEY_MAX:
-		return gh_json_read_number_text(r, e->where, "max", e->max);
-	case KEY_SUM:
-		return gh_json_read_number_text(r, e->where, "sum", e->sum);
-	case KEY_SUM_EXACT:
-		return read_bool(r, e->where, "sum_exact", &e->sum_exact);
+	case KEY_PER:
+		return gh_json_read_count(r, e->where, "per", &e->per);
+	case KEY_TIME_FIELD:
+		return gh_json_read_count(r, e->where, "time_field",
+					  &e->time_field);
+	case KEY_FIELDS:
+		return gh_json_read_count(r, e->where, "fields", &e->fields);
+	case KEY_INTERVALS:
+		if (!e->opts->per)
+			return gh_json_skip_value(r, depth);
+		/* (buckets of another precision: said as that) */
+		if ((e->seen & KEY_SUB_BUCKETS) &&
+		    e->sub_buckets != (uint64_t)e->sub_buckets_ours)
+			return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d (give --precision=%.6g)",
+					      e->where,
+					      (unsigned long long)e->sub_buckets,
+					      e->sub_buckets_ours,
+					      e->sub_buckets ? 100.0 /
+					      (double)e->sub_buckets : 0.0);
+		return gh_json_read_array(r, depth, row_item, e);
 	case KEY_BUCKETS:
-		return gh_json_read_array(r, depth, bucket_item, e);
+		if (e->opts->per)       /* not a row's: another view */
+			return gh_json_skip_value(r, depth);
+		/* fall through */
 	default:                    /* mean, quantiles: figures of these */
-		return gh_json_skip_value(r, depth);
+		ret = e->opts->per ? 1 : numbers_member(r, depth, bit, e);
+		return ret == 1 ? gh_json_skip_value(r, depth) : ret;
 	}
 }
 
 /* The view an entry names, as "values, field 9, separator 58" (or
- * "values, key .ms"). */
+ * "values, key .ms"), and per interval ", per 60 s". */
 static void view_text(char *out, size_t len, const char *view, uint64_t field,
-		      long long separator, const char *key)
+		      long long separator, const char *key, uint64_t per)
 {
+	int n;
+
 	if (key)
-		snprintf(out, len, "%s, key %.50s", view, key);
+		n = snprintf(out, len, "%s, key %.50s", view, key);
 	else if (separator >= 0)
-		snprintf(out, len, "%s, field %llu, separator %lld", view,
-			 (unsigned long long)field, separator);
+		n = snprintf(out, len, "%s, field %llu, separator %lld", view,
+			     (unsigned long long)field, separator);
 	else
-		snprintf(out, len, "%s, field %llu", view,
-			 (unsigned long long)field);
+		n = snprintf(out, len, "%s, field %llu", view,
+			     (unsigned long long)field);
+	if (per && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, ", per %llu s",
+			 (unsigned long long)per);
+}
+
+/* Whether the entry's time was read as lib reads it (field, key,
+ * format). */
+static bool same_time(const struct entry *e, const struct gpuhist_options *lib)
+{
+	if (e->time_field != (uint64_t)lib->time_field ||
+	    !(e->seen & KEY_TIME_KEY) != !lib->time_key ||
+	    !(e->seen & KEY_TIME_FORMAT) != !lib->time_format)
+		return false;
+	return (!lib->time_key || !strcmp(e->time_key, lib->time_key)) &&
+	       (!lib->time_format ||
+		!strcmp(e->time_format, lib->time_format));
 }
 
 static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
@@ -222,16 +465,25 @@ static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
 			  !strcmp(e->key, lib->key)
 			: (e->seen & KEY_FIELD) && !(e->seen & KEY_KEY) &&
 			  e->field == (uint64_t)lib->field;
+	uint64_t per = e->seen & KEY_PER ? e->per : 0;
 
-	if (strcmp(e->view, "values") || !same || sep != lib->separator) {
-		char view[96], ours[96];
+	if (strcmp(e->view, "values") || !same || sep != lib->separator ||
+	    per != (uint64_t)lib->per || (per && !same_time(e, lib))) {
+		char view[128], ours[128];
 
 		view_text(view, sizeof(view), e->view, e->field, sep,
-			  e->seen & KEY_KEY ? e->key : NULL);
+			  e->seen & KEY_KEY ? e->key : NULL, per);
 		view_text(ours, sizeof(ours), "values", (uint64_t)lib->field,
-			  lib->separator, key ? lib->key : NULL);
-		return gh_json_refuse(r, "%s: a result of the view %s, but this merge's is %s (results of different views do not add up)",
-				      e->where, view, ours);
+			  lib->separator, key ? lib->key : NULL,
+			  (uint64_t)lib->per);
+		bool time = !strcmp(e->view, "values") && same &&
+			    sep == lib->separator &&
+			    per == (uint64_t)lib->per;
+
+		return gh_json_refuse(r, "%s: a result of the view %s%s, but this merge's is %s%s (results of different views do not add up)",
+				      e->where, view,
+				      time ? " (its time read elsewhere)" : "",
+				      ours, time ? " (its time read here)" : "");
 	}
 	if (e->sub_buckets != (uint64_t)d->sub_buckets)
 		return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d (give --precision=%.6g)",
@@ -239,28 +491,31 @@ static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
 				      (unsigned long long)e->sub_buckets,
 				      d->sub_buckets, e->sub_buckets
 				      ? 100.0 / (double)e->sub_buckets : 0.0);
-	if (e->numbers && (e->seen & KEY_OF_NUMBERS) != KEY_OF_NUMBERS)
-		return gh_json_refuse(r, "%s: numbers without their min, max, sum and sum_exact",
-				      e->where);
-	if (e->counts_sum != e->numbers)
-		return gh_json_refuse(r, "%s: numbers is %llu, but its buckets hold %llu",
-				      e->where, (unsigned long long)e->numbers,
-				      (unsigned long long)e->counts_sum);
-	if (e->empty > e->not_numbers)
-		return gh_json_refuse(r, "%s: more empty fields than fields that are not numbers",
-				      e->where);
-	return 0;
+	if (lib->per) {
+		if (e->fields != e->fields_sum)
+			return gh_json_refuse(r, "%s: fields is %llu, but its intervals' numbers and not_numbers add up to %llu",
+					      e->where,
+					      (unsigned long long)e->fields,
+					      (unsigned long long)e->fields_sum);
+		return 0;
+	}
+	e->n.seen = e->seen;
+	return check_numbers(r, e);
 }
 
 static int read_entry(struct gh_json *r, int depth, struct doc *d,
-		      const char *where, gpuhist_values *into)
+		      const char *where, bool total)
 {
 	struct entry *e = &d->e;
-	unsigned missing;
+	unsigned missing, needed = d->opts->per ? KEY_NEEDED_PER
+						: KEY_NEEDED;
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->where, sizeof(e->where), "%s", where);
-	e->into = into;
+	e->opts = d->opts;
+	e->sub_buckets_ours = d->sub_buckets;
+	e->into = total ? d->values : NULL;
+	e->tokens = total ? d->tokens : NULL;
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) != '{')
 		return gh_json_refuse(r, "%s is not an object", e->where);
@@ -272,10 +527,13 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 				      e->seen & KEY_NAME ? e->name : e->where,
 				      e->error);
 	}
-	/* Another view's result is named as such, not by a key it lacks. */
-	if ((e->seen & KEY_VIEW) && strcmp(e->view, "values"))
+	/* Another view's result is named as such, not by a key it lacks;
+	 * so is a result per interval, or not, where this merge is not. */
+	if ((e->seen & KEY_VIEW) &&
+	    (strcmp(e->view, "values") ||
+	     !(e->seen & KEY_PER) != !d->opts->per))
 		return check_entry(r, d, e);
-	missing = KEY_NEEDED & ~e->seen;
+	missing = needed & ~e->seen;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)
 		if (missing & entry_keys[i].bit)
@@ -286,24 +544,32 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 					      : "");
 	if (check_entry(r, d, e))
 		return -1;
-	if (into && gpuhist_values_add_summary(into,
-					       e->numbers ? e->min : NULL,
-					       e->numbers ? e->max : NULL,
-					       e->numbers ? e->sum : NULL,
-					       e->sum_exact, e->not_numbers,
-					       e->empty))
+	if (!d->opts->per && e->into &&
+	    gpuhist_values_add_summary(e->into,
+				       e->n.numbers ? e->n.min : NULL,
+				       e->n.numbers ? e->n.max : NULL,
+				       e->n.numbers ? e->n.sum : NULL,
+				       e->n.sum_exact, e->n.not_numbers,
+				       e->n.empty))
 		return gh_json_refuse(r, "%s: %s", e->where,
-				      gpuhist_values_message(into));
+				      gpuhist_values_message(e->into));
 	return 0;
 }
 
 /* An entry's four sums, in doc's order. */
-static void sums_of(const struct entry *e, uint64_t out[4])
+static void sums_of(const struct doc *d, const struct entry *e,
+		    uint64_t out[4])
 {
 	out[0] = e->bytes_read;
-	out[1] = e->numbers;
-	out[2] = e->not_numbers;
-	out[3] = e->empty;
+	if (d->opts->per) {
+		out[1] = e->fields;
+		out[2] = e->fingerprint;
+		out[3] = 0;
+	} else {
+		out[1] = e->n.numbers;
+		out[2] = e->n.not_numbers;
+		out[3] = e->n.empty;
+	}
 }
 
 static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
@@ -313,12 +579,15 @@ static int input_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	uint64_t sums[4];
 
 	snprintf(where, sizeof(where), "inputs[%llu]", (unsigned long long)i);
-	if (read_entry(r, depth, d, where, NULL))
+	if (read_entry(r, depth, d, where, false))
 		return -1;
-	sums_of(&d->e, sums);
-	for (int k = 0; k < 4; k++)
-		if (gh_add_u64(&d->inputs[k], sums[k]))
+	sums_of(d, &d->e, sums);
+	for (int k = 0; k < 4; k++) {
+		if (d->opts->per && k == 2)
+			d->inputs[k] += sums[k];        /* mod 2^64 */
+		else if (gh_add_u64(&d->inputs[k], sums[k]))
 			return gh_json_refuse(r, "the inputs' counts add up to more than 2^64-1");
+	}
 	return 0;
 }
 
@@ -327,16 +596,17 @@ static int total_entry(struct gh_json *r, int depth, void *ctx)
 {
 	struct doc *d = ctx;
 
-	if (read_entry(r, depth, d, "total", d->values))
+	if (read_entry(r, depth, d, "total", true))
 		return -1;
-	sums_of(&d->e, d->total);
+	sums_of(d, &d->e, d->total);
 	return 0;
 }
 
 static int read_document(struct gh_json *r, void *ctx)
 {
-	static const char *const what[4] = {
-		"bytes_read", "numbers", "not_numbers", "empty",
+	static const char *const what[2][4] = {
+		{ "bytes_read", "numbers", "not_numbers", "empty" },
+		{ "bytes_read", "fields", "intervals' numbers", "" },
 	};
 	struct doc *d = ctx;
 	struct gh_json_result res = { input_item, total_entry, d, 0, 0 };
@@ -345,18 +615,89 @@ static int read_document(struct gh_json *r, void *ctx)
 		return -1;
 	for (int k = 0; k < 4; k++)
 		if (d->total[k] != d->inputs[k])
-			return gh_json_refuse(r, "total: %s is not the sum of the inputs'",
-					      what[k]);
+			return gh_json_refuse(r, "total: %s %s not the sum of the inputs'",
+					      what[d->opts->per != 0][k],
+					      k == 2 && d->opts->per ? "are"
+								     : "is");
 	return 0;
+}
+
+/* The next part of a unit, up to a NUL or its end, into out (cap bytes,
+ * NUL-terminated); where the next begins, or NULL when it does not fit. */
+static const char *unit_part(const char *p, const char *end, char *out,
+			     size_t cap)
+{
+	const char *nul = memchr(p, 0, (size_t)(end - p));
+	size_t n = (size_t)((nul ? nul : end) - p);
+
+	if (n >= cap)
+		return NULL;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return nul ? nul + 1 : end;
+}
+
+int gpuhist_values_add_merged(gpuhist_values *values, const void *unit,
+			      size_t len, uint64_t count, uint64_t *fields)
+{
+	const char *p = unit, *end = p + len;
+	char part[6][GH_JSON_NUMBER];
+	uint64_t not_numbers = 0, empty = 0, n = 0;
+	int parts = 0;
+
+	if (len < 2 || p[0] || (p[1] != 'b' && p[1] != 's'))
+		goto bad;
+	for (const char *at = p + 2; at && parts < 6;) {
+		at = unit_part(at, end, part[parts], sizeof(part[0]));
+		if (!at)
+			goto bad;
+		parts++;
+		if (at == end)
+			break;
+	}
+	if (p[1] == 'b') {
+		if (parts != 2)
+			goto bad;
+		if (fields)
+			*fields = count;
+		return values ? gpuhist_values_add_bucket(
+				values, strtod(part[0], NULL),
+				strtod(part[1], NULL), count) : 0;
+	}
+	if (parts != 6 || sscanf(part[4], "%" SCNu64, &not_numbers) != 1 ||
+	    sscanf(part[5], "%" SCNu64, &empty) != 1)
+		goto bad;
+	if (fields) {
+		*fields = not_numbers * count;
+		if (count && *fields / count != not_numbers)
+			goto bad;
+	}
+	for (; values && n < count; n++)
+		if (gpuhist_values_add_summary(values,
+					       part[0][0] ? part[0] : NULL,
+					       part[1][0] ? part[1] : NULL,
+					       part[2][0] ? part[2] : NULL,
+					       part[3][0] == '1', not_numbers,
+					       empty))
+			return -1;
+	return 0;
+bad:
+	return -2;
 }
 
 int gh_merge_values_read(const char *name, const struct gpuhist_options *opts,
 			 struct gpuhist_merge *m, struct gh_notes *notes)
 {
-	struct doc *d = calloc(1, sizeof(*d));
+	struct doc *d;
 	struct gpuhist_values_summary s;
 	int ret;
 
+	if (opts->per && !m->tokens) {
+		gh_note(notes, "%s: values per interval are read into a token sum (gpuhist_merge's tokens)",
+			name);
+		return -1;
+	}
+	d = calloc(1, sizeof(*d));
 	if (!d) {
 		gh_note(notes, "%s: out of memory", name);
 		return -1;
@@ -365,6 +706,7 @@ int gh_merge_values_read(const char *name, const struct gpuhist_options *opts,
 	d->opts = opts;
 	d->sub_buckets = s.sub_buckets;
 	d->values = m->values;
+	d->tokens = opts->per ? m->tokens : NULL;
 	ret = gh_json_read_file(name, "a gpuhist json result of --values",
 				read_document, d, notes);
 	if (!ret)
