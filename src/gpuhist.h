@@ -361,6 +361,13 @@ enum gpuhist_tokens_view {
 				 * newline with it, a token of one byte
 				 * (beside per: the byte values of each
 				 * interval's lines, gpuhist --per -b) */
+	GPUHIST_TOKENS_CHARS,   /* after 0.2: each character of a line as
+				 * UTF-8 decodes it (the chars option's
+				 * rule), its newline with it: a token of
+				 * its 2..4 bytes, or of one byte (ASCII,
+				 * or a byte of an ill-formed sequence);
+				 * beside per, each interval's
+				 * (gpuhist --per -m) */
 };
 
 struct gpuhist_token {

@@ -104,4 +104,5 @@ def report(label, counts, fold, cat):
         print("%s\t%s\t%d" % (label, name(b), counts[b]))
 
 
-main()
+if __name__ == "__main__":
+    main()

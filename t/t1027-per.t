@@ -181,7 +181,7 @@ fi
 # Refused, exit 2.
 bad=""
 for args in "--per=5x" "--per=0m" "--per=" "--time-field=1" "--year=2025" \
-	    "--per=hour --year=0" "--per=hour -F ," "--per=hour -m" \
+	    "--per=hour --year=0" "--per=hour -F ," \
 	    "--per=hour -s"; do
 	"$GPUHIST" $args access.log >/dev/null 2>&1
 	[ $? -eq 2 ] || bad="$bad [$args]"

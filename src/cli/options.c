@@ -74,7 +74,7 @@ void gh_options_help(void)
 "                         beside -t, --lines, --field or --key: their\n"
 "                         tokens per interval (--top: each interval's);\n"
 "                         beside --values: each interval's figures;\n"
-"                         beside -b, -c or -w: each interval's bins\n"
+"                         beside -b, -c, -w or -m: each interval's bins\n"
 "      --time-field=N     --per: the time is the Nth field (as --field; -F),\n"
 "                         which may also be epoch seconds or milliseconds\n"
 "      --year=Y           --per: syslog's year (default: this year)\n"
@@ -1120,11 +1120,12 @@ static enum gh_parse_result check(struct parse *p)
 	if (lib->per && !lib->tokens && !opts->values &&
 	    (p->view_opt_seen || opts->chars || opts->stats ||
 	     (opts->ignore_case && !lib->match_caseless))) {
-		if (opts->chars || opts->stats) {
-			say("option %s cannot be combined with --per yet%s",
-			    opts->chars ? "-m" : "-s",
-			    opts->stats ? " (ent's pi and serial correlation need the stream whole)"
-					: "");
+		if (opts->stats) {
+			say("option -s cannot be combined with --per yet (ent's pi and serial correlation need the stream whole)");
+			return usage_error();
+		}
+		if (opts->chars && opts->merge) {
+			say("options --per and -m cannot be combined with --merge yet");
 			return usage_error();
 		}
 		if (opts->columns.n) {
@@ -1132,8 +1133,12 @@ static enum gh_parse_result check(struct parse *p)
 			    "--columns");
 			return usage_error();
 		}
-		lib->tokens = GPUHIST_TOKENS_BYTES;
-		opts->bytes_per = true;
+		/* -m: each interval's characters, as tokens of a
+		 * character each (GPUHIST_TOKENS_CHARS). */
+		lib->tokens = opts->chars ? GPUHIST_TOKENS_CHARS
+					  : GPUHIST_TOKENS_BYTES;
+		opts->bytes_per = !opts->chars;
+		opts->chars_per = opts->chars;
 		lib->tokens_only = 1;
 	} else if (lib->per && !lib->tokens) {
 		lib->tokens = GPUHIST_TOKENS_PER;
@@ -1161,7 +1166,7 @@ static enum gh_parse_result check(struct parse *p)
 		gh_options_tokens_defaults(opts);
 		/* The tokens views show the bytes read, not the byte totals. */
 		lib->tokens_only = 1;
-	} else if (p->memory_opt && !opts->bytes_per) {
+	} else if (p->memory_opt && !opts->bytes_per && !opts->chars_per) {
 		say("option %s applies to the tokens views only (-t, --lines, --field, --key)",
 		    p->memory_opt);
 		return usage_error();
@@ -1210,7 +1215,7 @@ static enum gh_parse_result check(struct parse *p)
 		opts->ndjson = true;
 	lib->stats = opts->stats && !opts->merge;
 	if (opts->chars) {
-		lib->chars = !opts->merge;
+		lib->chars = !opts->merge && !opts->chars_per;
 		if (!p->view_opt_seen)
 			opts->view = GH_VIEW_BYTES;     /* code points, not letters */
 		if (!p->sort_set && opts->format == GH_FMT_TABLE)

@@ -47,6 +47,8 @@ struct gh_options {
 	bool values;                /* --values: lib's field read as numbers */
 	bool bytes_per;             /* --per beside -b, -c or -w: lib's tokens
 				     * are each interval's bytes */
+	bool chars_per;             /* --per beside -m: lib's tokens are
+				     * each interval's characters */
 	bool sort_set;              /* --sort was given */
 	double precision;           /* --precision, percent (0: 1) */
 	struct gh_quantiles quantiles;

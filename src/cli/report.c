@@ -226,11 +226,12 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->sort = opts->sort;
 	rep->top = opts->top;
 	rep->opts = opts;
-	rep->chars = opts->chars;
+	rep->chars = opts->chars && !opts->chars_per;
 	/* --values per interval: rows of the tokens, read as numbers. */
 	rep->values_per = opts->values && opts->lib.per;
 	rep->values = opts->values && !rep->values_per;
 	rep->bytes_per = opts->bytes_per;
+	rep->chars_per = opts->chars_per;
 	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
 	if (rep->values_per)
 		rep->top = 0;

@@ -44,6 +44,11 @@ struct gh_report {
 				     * interval) folded into the view's bins
 				     * an interval at a time
 				     * (report_bytes_per.c) */
+	bool chars_per;             /* --per beside -m: the tokens' rows
+				     * (a character each, grouped by
+				     * interval) as -m's code points an
+				     * interval at a time
+				     * (report_chars_per.c) */
 	uint64_t per_counted;       /* ... the bytes their bins count; or
 				     * the fields of --values per interval
 				     * read back (--merge) */

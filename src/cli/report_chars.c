@@ -34,11 +34,8 @@ static int by_bin(const void *a, const void *b)
 	return x->bin < y->bin ? -1 : x->bin > y->bin;
 }
 
-/* Keeps the --top commonest of rows[0..*n) (ties in code-point order),
- * shown in the order --sort asks; other gets what --top left out,
- * *has_other whether there is such a row. */
-static void arrange(const struct gh_report *rep, struct gh_char_row *rows,
-		    size_t *n, uint64_t *other, int *has_other)
+void gh_chars_arrange(const struct gh_report *rep, struct gh_char_row *rows,
+		      size_t *n, uint64_t *other, int *has_other)
 {
 	if (rep->sort == GH_SORT_COUNT || rep->top)
 		qsort(rows, *n, sizeof(*rows), by_count);
@@ -170,7 +167,7 @@ int gh_report_chars(struct gh_report *rep, const char *name,
 
 	if (!rows)
 		return -1;
-	arrange(rep, rows, &cb.n, &cb.other, &cb.has_other);
+	gh_chars_arrange(rep, rows, &cb.n, &cb.other, &cb.has_other);
 	cb.rows = rows;
 	cb.raw.view = GH_VIEW_BYTES;
 	cb.facts.counted = b.share_of;

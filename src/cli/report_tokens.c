@@ -32,6 +32,7 @@
 #include "msg.h"
 #include "report_tokens.h"
 #include "report_bytes_per.h"
+#include "report_chars_per.h"
 #include "report_values_per.h"
 #include "token_order.h"
 #include "token_runs.h"
@@ -314,7 +315,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		memcpy(owned->t, tk->token, tk->distinct * sizeof(*owned->t));
 		owned->top = 0;         /* the bytes are the result's */
 		owned->n = tk->distinct;
-		bool by_group = rep->values_per || rep->bytes_per;
+		bool by_group = rep->values_per || rep->bytes_per ||
+				rep->chars_per;
 
 		if (rep->sort == GH_SORT_BIN && !by_group)
 			qsort(owned->t, owned->n, sizeof(*owned->t), gh_by_bytes);
@@ -463,6 +465,9 @@ struct tokens_block {
 	 * (showing) before the next interval's rows are read */
 	bool bytes_per, showing;
 	struct gh_bytes_per bp;
+	/* ... beside -m: each interval's characters, in cp */
+	bool chars_per;
+	struct gh_chars_per cp;
 	/* ... and json's "histograms" after the rows: each interval's 256
 	 * byte totals, read from the rows again */
 	struct gpuhist_token hist_t;
@@ -491,7 +496,7 @@ int gh_report_tokens_columns(struct gh_report *rep, const char **cols)
 
 	if (grouped(rep))
 		cols[n++] = "interval";
-	if (rep->bytes_per)
+	if (rep->bytes_per || rep->chars_per)
 		cols[n++] = "bin";
 	else if (rep->opts->lib.n_fields > 1)
 		n += key_columns(rep, cols + n);
@@ -616,7 +621,8 @@ static int gap_row(struct tokens_block *tb, struct gh_row *row)
 			for (int i = 0; i < n; i++)
 				row->cell[1 + i] = gh_cell_str(
 					tb->n_key ? tb->names[i]
-					: tb->bytes_per ? "bin" : "token",
+					: tb->bytes_per || tb->chars_per
+					? "bin" : "token",
 					"");
 			row->cell[1 + n] = gh_cell_u64("count", 0);
 			row->n_cells = n + 2;
@@ -939,6 +945,53 @@ static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
 	return 1;
 }
 
+/* --per beside -m: the next row, interval by interval, each interval's
+ * characters added up from its rows (a character each), then shown; the
+ * intervals without lines between shown (but not in json). */
+static int chars_per_next(struct tokens_block *tb, enum gh_rows_of which,
+			  struct gh_row *row)
+{
+	for (;;) {
+		if (tb->showing) {
+			if (gh_chars_per_row(&tb->cp, tb->group.bytes,
+					     tb->group.len, which, row))
+				return 1;
+			tb->showing = false;
+		}
+		int got = tb->ended ? 0 : tb->pending ? 1
+			  : rows_next(tb->rows, &tb->t);
+
+		if (got < 0)
+			return -1;
+		row->hidden = row->unscaled = false;
+		if (!got || (tb->in_group && !of_group(&tb->t, &tb->group))) {
+			tb->ended = !got;
+			tb->pending = got;      /* the next interval's */
+			if (!tb->in_group)
+				return 0;
+			if (gh_chars_per_arrange(&tb->cp))
+				return -1;
+			tb->in_group = false;
+			tb->showing = true;
+			continue;
+		}
+		if (!tb->in_group) {
+			tb->pending = true;
+			if (which != GH_ROWS_JSON && gap_row(tb, row))
+				return 1;
+			keep_group(&tb->t, &tb->group);
+			tb->in_group = true;
+		}
+		tb->pending = false;
+		size_t glen = gh_group_len(&tb->t);
+		size_t skip = glen < tb->t.len ? glen + 1 : glen;
+
+		if (gh_chars_per_add(&tb->cp, tb->t.bytes + skip,
+				     tb->t.len - skip, tb->t.count))
+			return -1;
+	}
+}
+
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
@@ -948,6 +1001,7 @@ static int tokens_start(void *ctx, enum gh_rows_of which)
 	tb->rank = tb->cut = 0;
 	tb->in_group = tb->showing = false;
 	memset(tb->bp.totals, 0, sizeof(tb->bp.totals));
+	gh_chars_per_free(&tb->cp);
 	(void)which;
 	if (!rows_start(tb->rows))
 		return 0;
@@ -963,6 +1017,8 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 		return values_per_next(tb, which, row);
 	if (tb->bytes_per)
 		return bytes_per_next(tb, which, row);
+	if (tb->chars_per)
+		return chars_per_next(tb, which, row);
 	if (tb->grouped)
 		return grouped_next(tb, which, row);
 
@@ -1084,8 +1140,12 @@ static void tokens_figures(struct gh_report *rep, struct gh_block *b,
 						       ? rep->per_counted : tokens);
 		return;
 	}
-	if (rep->bytes_per) {
-		gh_bytes_per_figures(rep, b, bytes_read, rep->per_counted);
+	if (rep->bytes_per || rep->chars_per) {
+		if (rep->bytes_per)
+			gh_bytes_per_figures(rep, b, bytes_read,
+					     rep->per_counted);
+		else            /* each token a character */
+			gh_chars_per_figures(rep, b, bytes_read, tokens);
 		time_figures(b, lib);
 		if (lib->separator >= 0)
 			gh_block_figure(b, NULL, "separator",
@@ -1254,6 +1314,7 @@ static int print_block(struct gh_report *rep, const char *name,
 				   .grouped = grouped(rep),
 				   .values_per = rep->values_per,
 				   .bytes_per = rep->bytes_per,
+				   .chars_per = rep->chars_per,
 				   .top = grouped(rep) ? (uint64_t)rep->top
 						       : 0 };
 	struct gh_block b = { .name = name, .named = with_header,
@@ -1266,6 +1327,7 @@ static int print_block(struct gh_report *rep, const char *name,
 	tb.group.bytes = tb.group_bytes;
 	tb.text = &text;
 	tb.bp.rep = rep;
+	tb.cp.rep = rep;
 	if ((rep->bytes_per || (rep->values_per && rep->opts->merge)) &&
 	    per_counted(rep, rows, &rep->per_counted))
 		return -1;
@@ -1295,6 +1357,7 @@ static int print_block(struct gh_report *rep, const char *name,
 	ret = gh_block_write(rep->out, rep->format, rep->n_printed > 0, &b);
 	if (tb.hist_failed)
 		ret = -1;       /* said */
+	gh_chars_per_free(&tb.cp);
 	free(tb.label);
 	gpuhist_values_free(tb.v);
 	if (copy) {
@@ -1346,6 +1409,7 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
 
 	if (!bad && grouped(rep) && rep->top && !rep->bytes_per &&
+	    !rep->chars_per &&
 	    group_cut(rep, &rows, &other, &has_other)) {
 		rows_failed(rep, "%s", gh_token_runs_error(rep->runs));
 		if (owned.top)

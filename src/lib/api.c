@@ -184,7 +184,7 @@ static const char *invalid(const struct gpuhist_options *opts)
 	if (opts->threads < 0 || opts->threads > GPUHIST_THREADS_MAX)
 		return "threads out of range";
 	if (opts->tokens < GPUHIST_TOKENS_NONE ||
-	    opts->tokens > GPUHIST_TOKENS_BYTES ||
+	    opts->tokens > GPUHIST_TOKENS_CHARS ||
 	    (opts->tokens == GPUHIST_TOKENS_KEY &&
 	     opts->struct_size < OPTIONS_KEY) ||
 	    (opts->tokens >= GPUHIST_TOKENS_PER &&

@@ -169,6 +169,8 @@ gh_tokens_gpu_why_not(const struct gpuhist_options *opts)
 		return "counts per interval of time";
 	if (opts->tokens == GPUHIST_TOKENS_BYTES)
 		return "bytes as tokens (the byte views count them)";
+	if (opts->tokens == GPUHIST_TOKENS_CHARS)
+		return "characters as tokens (-m counts them)";
 	if (opts->memory && opts->memory < GH_TOK_MEMORY_LEAST)
 		return "--memory under 64 MiB";
 	return NULL;

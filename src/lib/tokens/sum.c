@@ -144,6 +144,7 @@ const char *gpuhist_view_name(const struct gpuhist_options *opts)
 	case GPUHIST_TOKENS_KEY: return "key";
 	case GPUHIST_TOKENS_PER: return "per";
 	case GPUHIST_TOKENS_BYTES: return "bytes";
+	case GPUHIST_TOKENS_CHARS: return "chars";
 	case GPUHIST_TOKENS_FIELD:
 		return opts->n_fields > 1 ? "fields" : "field";
 	default: return "bytes";

@@ -4,7 +4,8 @@
  * not space, tab, CR or LF), a line (without its newline; a last line
  * without one counts too), a key of several fields (key.h), a line's
  * interval of time (timestamp.h), a byte (each of a line's, its newline
- * with it: the byte views per interval), or a line's Nth field (fields are runs of
+ * with it: the byte views per interval), a character (each of a line's
+ * as UTF-8 decodes it: -m per interval), or a line's Nth field (fields are runs of
  * bytes that are not space or tab, leading ones skipped, as awk's default;
  * or, with a separator byte, what lies between separators, as cut -d and
  * awk -F; a line with fewer fields counts the empty string, as awk's $N
@@ -34,6 +35,7 @@
 #endif
 
 #include "blank_field.h"
+#include "gh_utf8.h"
 #include "counts.h"
 #include "json_key.h"
 #include "key.h"
@@ -347,18 +349,60 @@ static void add_bytes(const unsigned char *p, uint64_t len, uint64_t n[256])
 	}
 }
 
+/* The chars view's: the characters of [p, p + len) by gh_utf8.h's rule,
+ * ASCII and the bytes of ill-formed sequences added to n (as the bytes
+ * view's, a unit of one byte each), each well-formed sequence handed on
+ * as a unit of its 2..4 bytes after label.  0, or -1 when out of
+ * memory. */
+static int add_chars(const unsigned char *p, uint64_t len, uint64_t n[256],
+		     const unsigned char *label, uint64_t label_len,
+		     struct key_room *room, struct unit_sink *sink)
+{
+	const unsigned char *end = p + len;
+
+	while (p < end) {
+		const unsigned char *q = p;
+		struct gh_unit u;
+		uint32_t cp;
+		int k;
+
+		while (q < end && *q < 0x80)
+			q++;
+		add_bytes(p, (uint64_t)(q - p), n);
+		if (q == end)
+			break;
+		k = gh_utf8_sequence(q, (uint64_t)(end - q), &cp);
+		if (!k) {
+			n[*q]++;        /* an ill-formed sequence's byte */
+			p = q + 1;
+			continue;
+		}
+		if (!prefixed_unit(room, label, label_len, q, (uint64_t)k, &u))
+			return -1;
+		u.n = 1;
+		if (sink_add(sink, &u))
+			return -1;
+		p = q + k;
+	}
+	return 0;
+}
+
 /* The bytes view's units: the byte values of [p, p + len), and one
  * newline more with `newline`, handed on a unit a value after label (the
- * per option's label and tab, or none); n, 256 counts, is left zero.  0,
- * or -1 when out of memory. */
+ * per option's label and tab, or none); n, 256 counts, is left zero.
+ * With chars, the chars view's (add_chars).  0, or -1 when out of
+ * memory. */
 static int hand_bytes(uint64_t n[256], const unsigned char *label,
 		      uint64_t label_len, const unsigned char *p,
-		      uint64_t len, bool newline, struct key_room *room,
-		      struct unit_sink *sink)
+		      uint64_t len, bool newline, bool chars,
+		      struct key_room *room, struct unit_sink *sink)
 {
 	int ret = 0;
 
-	add_bytes(p, len, n);
+	if (!chars)
+		add_bytes(p, len, n);
+	else if (add_chars(p, len, n, label, label_len, room, sink))
+		return -1;
 	n['\n'] += newline;
 	for (int c = 0; c < 256; c++) {
 		unsigned char b = (unsigned char)c;
@@ -419,7 +463,7 @@ static int grouped_line(const struct gh_tokens *t, struct gh_json_reader *json,
 	return sink_add(sink, &u);
 }
 
-/* The bytes view's count_inside: the lines of [p, end) (each ending with
+/* The bytes and chars views' count_inside: the lines of [p, end) (each ending with
  * its newline), by the per option's interval (lines of one in a row
  * handed on at once) or all at once, into l, ended here. */
 static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
@@ -428,6 +472,7 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 	struct key_room room = { 0 };
 	struct unit_sink sink = { l, NULL };
 	uint64_t n[256] = { 0 };
+	bool chars = t->view == GPUHIST_TOKENS_CHARS;
 	const unsigned char *from = p, *run_label = NULL;
 	uint64_t run_len = 0;
 	int ret = 0;
@@ -448,7 +493,7 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 			if (p > from)
 				ret = hand_bytes(n, run_label, run_len, from,
 						 (uint64_t)(p - from), false,
-						 &room, &sink);
+						 chars, &room, &sink);
 			from = p;
 			run_label = label;
 			run_len = label_len;
@@ -458,7 +503,8 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 	/* The last run, or (without per) every line. */
 	if (!ret && end > from)
 		ret = hand_bytes(n, run_label, run_len, from,
-				 (uint64_t)(end - from), false, &room, &sink);
+				 (uint64_t)(end - from), false, chars, &room,
+				 &sink);
 	/* The local table points into the room until its end. */
 	if (gh_local_end(l))
 		ret = -1;
@@ -467,7 +513,7 @@ static int count_bytes_inside(struct gh_tokens *t, const unsigned char *p,
 	return ret;
 }
 
-/* The bytes view's count_joined: line [p, p + len), and its newline
+/* The bytes and chars views' count_joined: line [p, p + len), and its newline
  * where one follows. */
 static int count_joined_bytes(struct gh_tokens *t, const unsigned char *p,
 			      uint64_t len, bool newline)
@@ -487,8 +533,8 @@ static int count_joined_bytes(struct gh_tokens *t, const unsigned char *p,
 	    !line_label(t, p, len, &room, &label, &label_len))
 		ret = -1;
 	if (!ret)
-		ret = hand_bytes(n, label, label_len, p, len, newline, &room,
-				 &sink);
+		ret = hand_bytes(n, label, label_len, p, len, newline,
+				 t->view == GPUHIST_TOKENS_CHARS, &room, &sink);
 	key_room_free(&room);
 	gh_json_reader_free(room.time_json);
 	return ret;
@@ -504,7 +550,8 @@ static int count_inside(struct gh_tokens *t, const unsigned char *p,
 
 	if (gh_local_begin(&l, t->counts, (uint64_t)(end - p)))
 		return -1;
-	if (t->view == GPUHIST_TOKENS_BYTES)
+	if (t->view == GPUHIST_TOKENS_BYTES ||
+	    t->view == GPUHIST_TOKENS_CHARS)
 		return count_bytes_inside(t, p, end, &l);
 	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		while (p < end && !ret) {
@@ -618,7 +665,8 @@ static int count_joined(struct gh_tokens *t, const unsigned char *p,
 
 	if (!p)
 		p = (const unsigned char *)"";  /* nothing was joined */
-	if (t->view == GPUHIST_TOKENS_BYTES)
+	if (t->view == GPUHIST_TOKENS_BYTES ||
+	    t->view == GPUHIST_TOKENS_CHARS)
 		return last && !len ? 0 : count_joined_bytes(t, p, len, !last);
 	if (t->view == GPUHIST_TOKENS_WORDS && !t->per) {
 		if (!len)
