@@ -8,9 +8,11 @@
 # on multilingual lines with ill-formed sequences, CRLF, NUL, lines without
 # a time and minutes back and forth, in chunks that cut sequences, through
 # gzip and a pipe, on loggen's JSON lines, under --match, --top and --sort,
-# two inputs' total, spilled past --memory; the table and csv exactly; the
-# GPU backend (on a GPU host); and what it does not go with yet (--merge,
-# -s: exit 2)
+# two inputs' total, spilled past --memory; the table and csv exactly;
+# Python's per= beside "chars" (count, Stream, merge); the
+# GPU backend (on a GPU host); --merge of such results (their code points)
+# against the same oracle, and refused where they do not add up; and what
+# it does not go with yet (-s: exit 2)
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 need_cmd gzip
@@ -20,7 +22,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 	skip_all "no UnicodeData.txt (Debian's unicode-data) for the oracle"
 
 cd "$TMP" || exit 1
-plan 12
+plan 17
 
 "$LOGGEN" json 1500000 32 >json.log
 # Lines in many scripts, with ill-formed sequences (a lead byte cut short,
@@ -196,9 +198,92 @@ else
 fi
 
 # Not there yet: exit 2.
-bad=""
-for args in "--per=hour -m --merge" "--per=hour -m -s"; do
-	"$GPUHIST" $args small.log >/dev/null 2>err
-	[ $? -eq 2 ] && grep -q 'cannot be combined' err || bad="$bad [$args]"
+"$GPUHIST" --per=hour -m -s small.log >/dev/null 2>err
+is "-s with --per -m: exit 2, not there yet" \
+	"$? $(grep -c 'cannot be combined' err)" "2 1"
+
+# --merge: shards counted as -m, -m -i and -m -c (their json's "chars"
+# are the code points, whatever the rows folded), added up as -m -i and
+# as -m with no view named, against Python over the whole log.
+split -n l/3 -d multi.log multi.part.
+"$GPUHIST" --per=minute -m -f json multi.part.00 >p0.json
+"$GPUHIST" --per=minute -m -i --top=2 -f json multi.part.01 >p1.json
+"$GPUHIST" --per=minute -m -c -f json multi.part.02 >p2.json
+"$GPUHIST" --merge --per=minute -m -i -f json p0.json p1.json p2.json \
+	>got.json 2>err
+is "--merge of -m, -m -i --top and -m -c shards, as -m -i: Python's" \
+	"$? $(python3 check.py "$T_SRCDIR" i got.json total 60 multi.log 2>&1)" \
+	"0 same"
+"$GPUHIST" --merge -f json p2.json p0.json p1.json >got.json 2>err
+is "--merge with no view named: -m per minute adopted, Python's" \
+	"$? $(python3 check.py "$T_SRCDIR" m got.json total 60 multi.log 2>&1)" \
+	"0 same"
+# Spilled shards and merge: the whole log's rows.
+split -n l/2 -d seconds.log seconds.part.
+for p in 00 01; do
+	"$GPUHIST" -f json --per=second -m --memory=1M seconds.part.$p \
+		>sec.$p.json
 done
-is "--merge and -s with --per -m: exit 2, not there yet" "$bad" ""
+"$GPUHIST" --merge -f tsv --per=second -m --memory=1M --total=only \
+	sec.00.json sec.01.json | cut -f2- >got.tsv
+is "30000 seconds' shards, spilled, merged: the whole log's rows" \
+	"$(cmp got.tsv <(cut -f2- mem.tsv) && echo same)" same
+# Python: count(view="chars", per=) and Stream, a dict of each interval's
+# Counter of characters, as Python's decoder counts each line's; merge()
+# of the shards the same.
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] &&
+   [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
+	PYTHONPATH="$ABS_BUILDDIR/python:$T_SRCDIR" \
+	GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
+		python3 - >got 2>&1 <<'PY'
+import collections, types
+import gpuhist, tokenoracle
+opts = types.SimpleNamespace(per=60, time_field=0, separator=None, year=2026,
+                             time_key=None, time_format=None)
+want = collections.defaultdict(collections.Counter)
+for line in open("multi.log", "rb").read().splitlines(keepends=True):
+    label = tokenoracle.interval_of(line.rstrip(b"\n"), opts)
+    want[label].update(line.decode("utf-8", "surrogateescape"))
+want = dict(sorted(want.items()))
+got = gpuhist.count("multi.log", view="chars", per="minute")
+s = gpuhist.Stream(view="chars", per=60)
+data = open("multi.log", "rb").read()
+for at in range(0, len(data), 777):     # pieces that cut sequences
+    s.write(data[at:at + 777])
+merged = gpuhist.merge(["p0.json", "p1.json", "p2.json"], view="chars",
+                       per="minute")
+print(got == want and list(got) == list(want) and s.close() == want and
+      merged == want or (len(got), len(want)))
+PY
+	is "Python: per= beside the chars view (count, Stream, merge)" \
+		"$(cat got)" True
+else
+	skip "Python: per= beside the chars view" "no shared libgpuhist"
+fi
+# Refused, exit 1: a total not its inputs', a name of no code point,
+# another interval, another view.
+"$GPUHIST" --per=minute -m -f json small.log >pm.json
+"$GPUHIST" --per=minute -c -f json small.log >pc.json
+python3 - <<'PY'
+import json
+d = json.load(open("pm.json"))
+d["total"]["chars"]["(no time)"]["U+0020"] += 1
+d["total"]["counted"] += 1
+json.dump(d, open("bad-total.json", "w"))
+d = json.load(open("pm.json"))
+d["inputs"][0]["chars"]["(no time)"]["U+D800"] = 1
+json.dump(d, open("bad-name.json", "w"))
+PY
+bad=""
+for c in "bad-total.json:total: its chars' sum is not the sum" \
+	 "bad-name.json:names no code point" \
+	 "pm.json --per=hour:per 60 s, but this merge's is chars per 3600 s" \
+	 "pc.json:view classes per 60 s"; do
+	f=${c%%:*} want=${c#*:}
+	"$GPUHIST" --merge -m --per=minute $f >/dev/null 2>err
+	rc=$?
+	[ $rc = 1 ] && grep -q "^gpuhist: ${f%% *}: .*$want" err ||
+		bad="$bad [$f: exit $rc: $(cat err)]"
+done
+is "refused, exit 1: a total not its inputs', no code point, another interval, another view" \
+	"$bad" ""

@@ -11,7 +11,8 @@
  * "sub_buckets".  A result of --per beside a bytes view names it
  * ("view": "bytes", "classes" or "letters"; the letters' width and case
  * are not kept: -w 4, as with no view, unless given); its histograms are
- * merged.  The library's readers (gpuhist_merge_json) still check every
+ * merged.  So is one of -m ("view": "chars": its code points; -i and -c
+ * not kept).  The library's readers (gpuhist_merge_json) still check every
  * entry against the view taken here.
  */
 #include "config.h"
@@ -29,6 +30,7 @@
 #define VIEW_VALUES (-1)        /* --values: a field's numbers */
 #define VIEW_FIELDS (-2)        /* --field=1,9: a key of several */
 #define VIEW_BYTES_PER (-3)     /* --per beside -b, -c or -w */
+#define VIEW_CHARS_PER (-4)     /* --per beside -m */
 
 /* The number after `key` (as "key": N) in s, or -1. */
 static long number_after(const char *s, const char *key)
@@ -149,6 +151,7 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		{ "\"view\": \"bytes\"", VIEW_BYTES_PER },
 		{ "\"view\": \"classes\"", VIEW_BYTES_PER },
 		{ "\"view\": \"letters\"", VIEW_BYTES_PER },
+		{ "\"view\": \"chars\"", VIEW_CHARS_PER },
 	};
 	char *head;
 	ssize_t got = 0, n;
@@ -250,6 +253,14 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		opts->bytes_per = true;
 		opts->lib.tokens_only = 1;
 	}
+	if (view == VIEW_CHARS_PER) {
+		/* -m's code points (-i and -c are not kept: give them) */
+		opts->chars = opts->chars_per = true;
+		opts->view = GH_VIEW_BYTES;
+		if (!opts->sort_set && opts->format == GH_FMT_TABLE)
+			opts->sort = GH_SORT_COUNT;
+		opts->lib.tokens_only = 1;
+	}
 	if (view && view != GPUHIST_TOKENS_PER) {
 		/* Another view grouped by interval (--per beside it): its
 		 * interval and time field, before the entry's next keys. */
@@ -261,9 +272,11 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		per = number_after(first, "\"per\": ");
 		tf = number_after(first, "\"time_field\": ");
 		sep = number_after(first, "\"separator\": ");
-		if (per < 1 && view == VIEW_BYTES_PER) {
+		if (per < 1 && (view == VIEW_BYTES_PER ||
+				view == VIEW_CHARS_PER)) {
 			opts->view = GH_VIEW_LETTERS;   /* not ours: refused */
-			opts->bytes_per = false;
+			opts->bytes_per = opts->chars_per = false;
+			opts->chars = false;
 			opts->lib.tokens_only = 0;
 			view = 0;
 		} else if (per >= 1) {
@@ -283,8 +296,10 @@ void gh_merge_view_adopt(struct gh_options *opts)
 		view = values_of_key ? GPUHIST_TOKENS_KEY
 				     : GPUHIST_TOKENS_FIELD;
 	}
-	if (view == VIEW_BYTES_PER) {
-		opts->lib.tokens = GPUHIST_TOKENS_BYTES;
+	if (view == VIEW_BYTES_PER || view == VIEW_CHARS_PER) {
+		opts->lib.tokens = view == VIEW_BYTES_PER
+				   ? GPUHIST_TOKENS_BYTES
+				   : GPUHIST_TOKENS_CHARS;
 		free(head);
 		return;
 	}

@@ -1124,10 +1124,6 @@ static enum gh_parse_result check(struct parse *p)
 			say("option -s cannot be combined with --per yet (ent's pi and serial correlation need the stream whole)");
 			return usage_error();
 		}
-		if (opts->chars && opts->merge) {
-			say("options --per and -m cannot be combined with --merge yet");
-			return usage_error();
-		}
 		if (opts->columns.n) {
 			say("option --per cannot be combined with %s yet",
 			    "--columns");

@@ -235,10 +235,12 @@ void gh_report_begin(struct gh_report *rep, FILE *out,
 	rep->tokens = opts->lib.tokens != GPUHIST_TOKENS_NONE && !rep->values;
 	if (rep->values_per)
 		rep->top = 0;
-	/* (--per beside a bytes view writes its histograms from the rows
-	 * after them: its total is printed from its tokens kept) */
+	/* (--per beside a bytes view or -m writes its histograms or chars
+	 * from the rows after them: its total is printed from its tokens
+	 * kept) */
 	rep->replay_wanted = rep->tokens && rep->format == GH_FMT_JSON &&
-			     !rep->several && !rep->bytes_per;
+			     !rep->several && !rep->bytes_per &&
+			     !rep->chars_per;
 	gpuhist_chars_init(&rep->total_chars);
 	rep->stats = opts->stats;
 	rep->total_stream_known = true;

@@ -474,6 +474,10 @@ struct tokens_block {
 	bool hist_pending, hist_ended, hist_failed;
 	uint64_t hist[256];
 	char hist_key[GROUP_MAX + 1];
+	/* ... and beside -m, "chars": each interval's code points */
+	struct gh_chars_per hist_cp;
+	struct gh_options raw;      /* -m's names, unfolded */
+	char char_key[32];
 };
 
 /* A key's columns, "field1", "field9", into cols; how many. */
@@ -889,11 +893,38 @@ static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
 	}
 }
 
+/* json's "chars" of an interval beside -m: its code point at *i or
+ * after, as -m's json names it ("U+0041", "0xc3"), pages of none skipped
+ * whole. */
+static int interval_char(const void *ctx, size_t *i, struct gh_cell *out)
+{
+	struct tokens_block *tb = (struct tokens_block *)ctx;
+	const struct gpuhist_chars *chars = &tb->hist_cp.chars;
+
+	for (; *i < GPUHIST_CHAR_BINS; (*i)++) {
+		const uint64_t *page = chars->page[*i / GPUHIST_CHAR_PAGE];
+
+		if (!page) {
+			*i = (*i / GPUHIST_CHAR_PAGE + 1) * GPUHIST_CHAR_PAGE - 1;
+			continue;
+		}
+		if (!page[*i % GPUHIST_CHAR_PAGE])
+			continue;
+		gh_charview_name(&tb->raw, (uint32_t)*i, tb->char_key,
+				 sizeof(tb->char_key));
+		*out = gh_cell_u64(tb->char_key, page[*i % GPUHIST_CHAR_PAGE]);
+		return 1;
+	}
+	return 0;
+}
+
 /* json's "histograms" of --per beside a bytes view: the member at *i,
  * the next interval's 256 byte totals keyed by its label (block.c asks
  * for them in order, from 0, after the rows); 0 after the last, or when
  * the rows cannot be read again (hist_failed, said).  Whatever view the
- * bins were folded into, these let --merge add results up exactly. */
+ * bins were folded into, these let --merge add results up exactly.
+ * Beside -m, its "chars": the interval's code points, an object of them
+ * (interval_char), whatever -i or -c folded. */
 static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
 {
 	struct tokens_block *tb = (struct tokens_block *)ctx;
@@ -909,6 +940,7 @@ static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
 	if (tb->hist_failed || tb->hist_ended)
 		return 0;
 	memset(tb->hist, 0, sizeof(tb->hist));
+	gpuhist_chars_free(&tb->hist_cp.chars);
 	for (;;) {
 		int got = tb->hist_pending ? 1
 			  : rows_next(tb->rows, &tb->hist_t);
@@ -934,14 +966,29 @@ static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
 			tb->hist_key[n] = '\0';
 			any = true;
 		}
-		if (tb->hist_t.len == glen + 2)
+		size_t skip = glen < tb->hist_t.len ? glen + 1 : glen;
+
+		if (tb->chars_per) {
+			if (gh_chars_per_add(&tb->hist_cp,
+					     tb->hist_t.bytes + skip,
+					     tb->hist_t.len - skip,
+					     tb->hist_t.count))
+				tb->hist_failed = true;         /* said */
+		} else if (tb->hist_t.len == glen + 2) {
 			tb->hist[tb->hist_t.bytes[glen + 1]] +=
 				tb->hist_t.count;
+		}
 	}
 	if (!any || tb->hist_failed)
 		return 0;
-	*out = (struct gh_cell){ .kind = GH_CELL_ARRAY, .key = tb->hist_key,
-				 .array = tb->hist, .len = 256 };
+	if (tb->chars_per)
+		*out = (struct gh_cell){ .kind = GH_CELL_OBJECT,
+					 .key = tb->hist_key,
+					 .member = interval_char, .ctx = tb };
+	else
+		*out = (struct gh_cell){ .kind = GH_CELL_ARRAY,
+					 .key = tb->hist_key,
+					 .array = tb->hist, .len = 256 };
 	return 1;
 }
 
@@ -1328,6 +1375,11 @@ static int print_block(struct gh_report *rep, const char *name,
 	tb.text = &text;
 	tb.bp.rep = rep;
 	tb.cp.rep = rep;
+	tb.hist_cp.rep = rep;
+	if (rep->chars_per) {
+		tb.raw = *rep->opts;
+		tb.raw.view = GH_VIEW_BYTES;    /* code points, unfolded */
+	}
 	if ((rep->bytes_per || (rep->values_per && rep->opts->merge)) &&
 	    per_counted(rep, rows, &rep->per_counted))
 		return -1;
@@ -1335,8 +1387,9 @@ static int print_block(struct gh_report *rep, const char *name,
 		key_columns(rep, tb.names);
 	tokens_figures(rep, &b, bytes_read, tk->total, tk->distinct, other,
 		       has_other);
-	if (rep->bytes_per) {
-		struct gh_figure *f = gh_block_figure(&b, NULL, "histograms",
+	if (rep->bytes_per || rep->chars_per) {
+		struct gh_figure *f = gh_block_figure(&b, NULL, rep->chars_per
+						      ? "chars" : "histograms",
 			(struct gh_cell){ .kind = GH_CELL_OBJECT,
 					  .member = histogram_member,
 					  .ctx = &tb });
@@ -1358,6 +1411,7 @@ static int print_block(struct gh_report *rep, const char *name,
 	if (tb.hist_failed)
 		ret = -1;       /* said */
 	gh_chars_per_free(&tb.cp);
+	gh_chars_per_free(&tb.hist_cp);
 	free(tb.label);
 	gpuhist_values_free(tb.v);
 	if (copy) {

@@ -30,6 +30,12 @@
  * Such an entry has no tokens or distinct: they are its histograms' sum
  * and the (interval, byte) pairs seen, and its counted is at most that
  * sum (equal, but for the letters view's).
+ * A result of --per beside -m ("view" chars, with "per") holds its rows
+ * as -m, -m -i or -m -c showed them, and its "chars": each interval's
+ * code points as counted ({"U+0041": 3, "0xc3": 1}), keyed by the
+ * interval; those are read, each a token of the interval, a tab and the
+ * character's UTF-8 bytes (or the invalid byte), as the library counts
+ * them (GPUHIST_TOKENS_CHARS), and they add up to counted.
  * No sum may pass 2^64-1.
  */
 #include "config.h"
@@ -49,12 +55,15 @@ enum {
 	KEY_COUNTS = 128, KEY_OTHER = 256, KEY_ERROR = 512, KEY_FIELDS = 1024,
 	KEY_KEY = 2048, KEY_PER = 4096, KEY_TIME_FIELD = 8192,
 	KEY_TIME_KEY = 16384, KEY_TIME_FORMAT = 32768, KEY_COUNTED = 65536,
-	KEY_HISTOGRAMS = 131072,
+	KEY_HISTOGRAMS = 131072, KEY_CHARS = 262144,
 	KEY_NEEDED = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_TOKENS |
 		     KEY_DISTINCT | KEY_COUNTS,
 	/* --per beside a bytes view's */
 	KEY_NEEDED_BYTES = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_PER |
 			   KEY_COUNTED | KEY_HISTOGRAMS,
+	/* ... beside -m */
+	KEY_NEEDED_CHARS = KEY_NAME | KEY_VIEW | KEY_BYTES_READ | KEY_PER |
+			   KEY_COUNTED | KEY_CHARS,
 };
 
 static const struct gh_json_key entry_keys[] = {
@@ -66,6 +75,7 @@ static const struct gh_json_key entry_keys[] = {
 	{ "per", KEY_PER }, { "time_field", KEY_TIME_FIELD },
 	{ "time_key", KEY_TIME_KEY }, { "time_format", KEY_TIME_FORMAT },
 	{ "counted", KEY_COUNTED }, { "histograms", KEY_HISTOGRAMS },
+	{ "chars", KEY_CHARS },
 };
 
 /* What one entry (an input's or the total) holds. */
@@ -123,6 +133,18 @@ static bool grouped(const struct gpuhist_options *o)
 static bool bytes_per(const struct gpuhist_options *o)
 {
 	return o->tokens == GPUHIST_TOKENS_BYTES;
+}
+
+/* ... beside -m. */
+static bool chars_per(const struct gpuhist_options *o)
+{
+	return o->tokens == GPUHIST_TOKENS_CHARS;
+}
+
+/* Either: each interval's counts under a key of its own, not rows. */
+static bool by_interval(const struct gpuhist_options *o)
+{
+	return bytes_per(o) || chars_per(o);
 }
 
 /* Which of the merging command's key fields a row's member is ("field9"
@@ -323,36 +345,28 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return 0;
 }
 
-/* A histogram's value i: the count of byte i in the interval, a token
- * of the interval, a tab and the byte. */
-static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+/* A unit of the interval being read (e->interval_text): its count (in
+ * e->count, not 0) added as a token of the interval, a tab and the
+ * unit's len (1..4) bytes. */
+static int interval_unit(struct gh_json *r, struct entry *e,
+			 const unsigned char *unit, size_t len)
 {
-	struct entry *e = ctx;
 	size_t n = strlen(e->interval_text);
 
-	(void)depth;
-	if (i >= 256)
-		return gh_json_refuse(r, "%s: histograms[\"%s\"] holds more than 256 values",
-				      e->where, e->interval_text);
-	e->histogram_len = i + 1;
-	if (gh_json_read_count(r, e->where, "a histogram's value", &e->count))
-		return -1;
-	if (!e->count)
-		return 0;
-	if (n + 2 > e->token_cap) {
-		unsigned char *t = realloc(e->token, n + 2);
+	if (n + 1 + len > e->token_cap) {
+		unsigned char *t = realloc(e->token, n + 1 + len);
 
 		if (!t) {
 			r->ours = 1;
 			return gh_json_refuse(r, "out of memory");
 		}
 		e->token = t;
-		e->token_cap = n + 2;
+		e->token_cap = n + 1 + len;
 	}
 	memcpy(e->token, e->interval_text, n);
 	e->token[n] = '\t';
-	e->token[n + 1] = (unsigned char)i;
-	e->token_len = n + 2;
+	memcpy(e->token + n + 1, unit, len);
+	e->token_len = n + 1 + len;
 	if (gh_add_u64(&e->counts_sum, e->count))
 		return gh_json_refuse(r, "%s: the histograms add up to more than 2^64-1",
 				      e->where);
@@ -364,6 +378,115 @@ static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 		return gh_json_refuse(r, "%s", gpuhist_token_sum_message(e->into));
 	}
 	return 0;
+}
+
+/* A histogram's value i: the count of byte i in the interval, a token
+ * of the interval, a tab and the byte. */
+static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
+{
+	struct entry *e = ctx;
+	unsigned char b = (unsigned char)i;
+
+	(void)depth;
+	if (i >= 256)
+		return gh_json_refuse(r, "%s: histograms[\"%s\"] holds more than 256 values",
+				      e->where, e->interval_text);
+	e->histogram_len = i + 1;
+	if (gh_json_read_count(r, e->where, "a histogram's value", &e->count))
+		return -1;
+	return e->count ? interval_unit(r, e, &b, 1) : 0;
+}
+
+/* A code point's name as -m writes it ("U+0041": four to six uppercase
+ * hex digits, no surrogate, none past U+10FFFF; "0x80".."0xff" an
+ * invalid byte) as the character's UTF-8 bytes, or the byte, in unit;
+ * its length, or 0 for no such name. */
+static size_t char_unit(const char *name, unsigned char unit[4])
+{
+	size_t len = strlen(name);
+	unsigned long v = 0;
+
+	if (len == 4 && name[0] == '0' && name[1] == 'x') {
+		for (size_t i = 2; i < 4; i++) {
+			char c = name[i];
+
+			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+				return 0;
+			v = v * 16 + (unsigned long)(c <= '9' ? c - '0'
+							      : c - 'a' + 10);
+		}
+		unit[0] = (unsigned char)v;
+		return v >= 0x80 ? 1 : 0;
+	}
+	if (len < 6 || len > 8 || name[0] != 'U' || name[1] != '+' ||
+	    (len > 6 && name[2] == '0'))
+		return 0;
+	for (size_t i = 2; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F')))
+			return 0;
+		v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : c - 'A' + 10);
+	}
+	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	if (v < 0x80) {
+		unit[0] = (unsigned char)v;
+		return 1;
+	}
+	if (v < 0x800) {
+		unit[0] = (unsigned char)(0xc0 | v >> 6);
+		unit[1] = (unsigned char)(0x80 | (v & 0x3f));
+		return 2;
+	}
+	if (v < 0x10000) {
+		unit[0] = (unsigned char)(0xe0 | v >> 12);
+		unit[1] = (unsigned char)(0x80 | (v >> 6 & 0x3f));
+		unit[2] = (unsigned char)(0x80 | (v & 0x3f));
+		return 3;
+	}
+	unit[0] = (unsigned char)(0xf0 | v >> 18);
+	unit[1] = (unsigned char)(0x80 | (v >> 12 & 0x3f));
+	unit[2] = (unsigned char)(0x80 | (v >> 6 & 0x3f));
+	unit[3] = (unsigned char)(0x80 | (v & 0x3f));
+	return 4;
+}
+
+/* An interval's "chars": {"U+0041": count, ...} */
+static int char_member(struct gh_json *r, int depth, const char *key,
+		       void *ctx)
+{
+	struct entry *e = ctx;
+	unsigned char unit[4];
+	size_t len = char_unit(key, unit);
+
+	(void)depth;
+	if (!len)
+		return gh_json_refuse(r, "%s: chars[\"%s\"]: \"%.32s\" names no code point (U+0041) or invalid byte (0xc3)",
+				      e->where, e->interval_text, key);
+	if (gh_json_read_count(r, e->where, "a character's count", &e->count))
+		return -1;
+	if (!e->count)
+		return gh_json_refuse(r, "%s: chars[\"%s\"][\"%s\"] is 0 (gpuhist lists only the characters it saw)",
+				      e->where, e->interval_text, key);
+	return interval_unit(r, e, unit, len);
+}
+
+/* "chars": {interval: {"U+0041": count, ...}, ...} */
+static int chars_interval(struct gh_json *r, int depth, const char *key,
+			  void *ctx)
+{
+	struct entry *e = ctx;
+
+	if (!gh_interval_label((const unsigned char *)key, strlen(key)))
+		return gh_json_refuse(r, "%s: chars: the key \"%.32s\" is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
+				      e->where, key);
+	snprintf(e->interval_text, sizeof(e->interval_text), "%s", key);
+	gh_json_skip_ws(r);
+	if (gh_json_peek(r) != '{')
+		return gh_json_refuse(r, "%s: chars[\"%s\"] is not an object",
+				      e->where, key);
+	return gh_json_read_object(r, depth, char_member, e);
 }
 
 /* "histograms": {interval: [256 counts], ...} */
@@ -411,7 +534,7 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 	char want = bit == KEY_NAME || bit == KEY_ERROR || bit == KEY_VIEW ||
 		    bit == KEY_KEY || bit == KEY_TIME_KEY ||
 		    bit == KEY_TIME_FORMAT ? '"' : bit == KEY_COUNTS ? '['
-		    : bit == KEY_HISTOGRAMS ? '{' : 0;
+		    : bit == KEY_HISTOGRAMS || bit == KEY_CHARS ? '{' : 0;
 	size_t len;
 
 	if (gh_json_member_once(r, e->where, key, bit, &e->seen, want))
@@ -471,6 +594,10 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		if (!bytes_per(e->opts))
 			return gh_json_skip_value(r, depth);
 		return gh_json_read_object(r, depth, histogram_member, e);
+	case KEY_CHARS:
+		if (!chars_per(e->opts))
+			return gh_json_skip_value(r, depth);
+		return gh_json_read_object(r, depth, chars_interval, e);
 	default:
 		return gh_json_skip_value(r, depth);
 	}
@@ -503,11 +630,13 @@ static bool same_time(const struct entry *e, const struct gpuhist_options *o)
 /* The view an entry names, as the merging command's options say it. */
 static bool same_view(const struct entry *e, const struct gpuhist_options *o)
 {
-	if (bytes_per(o))
-		/* Any of the bytes views: the histograms are the bytes. */
-		return (!strcmp(e->view, "bytes") ||
-			!strcmp(e->view, "classes") ||
-			!strcmp(e->view, "letters")) && same_time(e, o) &&
+	if (by_interval(o))
+		/* Any of the bytes views: the histograms are the bytes; -m,
+		 * -m -i or -m -c: the code points. */
+		return (chars_per(o) ? !strcmp(e->view, "chars")
+			: !strcmp(e->view, "bytes") ||
+			  !strcmp(e->view, "classes") ||
+			  !strcmp(e->view, "letters")) && same_time(e, o) &&
 		       (e->seen & KEY_PER) && e->per == (uint64_t)o->per &&
 		       e->time_field == (uint64_t)o->time_field &&
 		       !(e->seen & (KEY_FIELD | KEY_FIELDS | KEY_KEY)) &&
@@ -598,11 +727,12 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	if ((e->seen & KEY_VIEW) && !strcmp(e->view, "values"))
 		return gh_json_refuse(r, "%s: a result of --values, whose numbers --merge adds up with --values",
 				      e->where);
-	missing = (bytes_per(d->opts) ? KEY_NEEDED_BYTES : KEY_NEEDED) &
+	missing = (bytes_per(d->opts) ? KEY_NEEDED_BYTES
+		   : chars_per(d->opts) ? KEY_NEEDED_CHARS : KEY_NEEDED) &
 		  ~e->seen;
-	/* Another view's result, to a merge of bytes per interval: said
-	 * as that (below), not as the keys it lacks. */
-	if (bytes_per(d->opts) && (e->seen & KEY_VIEW) &&
+	/* Another view's result, to a merge of bytes or characters per
+	 * interval: said as that (below), not as the keys it lacks. */
+	if (by_interval(d->opts) && (e->seen & KEY_VIEW) &&
 	    !same_view(e, d->opts))
 		missing = 0;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
@@ -613,6 +743,8 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 					      entry_keys[i].bit != KEY_VIEW ? ""
 					      : bytes_per(d->opts)
 					      ? " (not a result of --per beside -b, -c or -w)"
+					      : chars_per(d->opts)
+					      ? " (not a result of --per beside -m)"
 					      : " (not a result of a tokens view)");
 	if (e->seen & KEY_OTHER)
 		return gh_json_refuse(r, "%s: its rows were cut by --top (\"other\"): not every token is there to add up",
@@ -691,20 +823,23 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		return gh_json_refuse(r, "%s: tokens of the view %s, but this merge's is %s (results of different views do not add up)",
 				      e->where, view, ours);
 	}
-	if (bytes_per(d->opts)) {
-		/* Its tokens are its histograms' values, each (interval,
-		 * byte) seen a distinct one. */
+	if (by_interval(d->opts)) {
+		/* Its tokens are its histograms' values (or its chars'),
+		 * each (interval, byte or character) seen a distinct one. */
 		e->tokens = e->counts_sum;
 		e->distinct = e->rows;
 		if (e->counts_sum > e->bytes_read)
-			return gh_json_refuse(r, "%s: its histograms add up to %llu, more than its bytes_read",
-					      e->where,
+			return gh_json_refuse(r, "%s: its %s add up to %llu, more than its bytes_read",
+					      e->where, chars_per(d->opts)
+					      ? "chars" : "histograms",
 					      (unsigned long long)e->counts_sum);
 		if (strcmp(e->view, "letters") ? e->counted != e->counts_sum
 					       : e->counted > e->counts_sum)
-			return gh_json_refuse(r, "%s: counted is %llu, but its histograms add up to %llu",
+			return gh_json_refuse(r, "%s: counted is %llu, but its %s add up to %llu",
 					      e->where,
 					      (unsigned long long)e->counted,
+					      chars_per(d->opts) ? "chars"
+					      : "histograms",
 					      (unsigned long long)e->counts_sum);
 		return 0;
 	}
@@ -761,10 +896,13 @@ static int read_document(struct gh_json *r, void *ctx)
 	if (d->total_tokens != d->inputs_tokens)
 		return gh_json_refuse(r, "total: %s is not the sum of the inputs'",
 				      bytes_per(d->opts)
-				      ? "its histograms' sum" : "tokens");
+				      ? "its histograms' sum"
+				      : chars_per(d->opts) ? "its chars' sum"
+				      : "tokens");
 	if (d->total_fingerprint != d->inputs_fingerprint)
 		return gh_json_refuse(r, "total: its %s are not the inputs' added up",
 				      bytes_per(d->opts) ? "histograms"
+				      : chars_per(d->opts) ? "chars"
 				      : "tokens' counts");
 	sum = gpuhist_token_sum_end(d->sum);
 	if (!sum) {
@@ -773,7 +911,7 @@ static int read_document(struct gh_json *r, void *ctx)
 	}
 	if (sum->distinct != d->total_distinct)
 		return gh_json_refuse(r, "total: %s is there twice",
-				      bytes_per(d->opts) ? "an interval"
+				      by_interval(d->opts) ? "an interval"
 				      : "a token");
 	return 0;
 }
