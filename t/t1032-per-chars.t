@@ -9,7 +9,7 @@
 # a time and minutes back and forth, in chunks that cut sequences, through
 # gzip and a pipe, on loggen's JSON lines, under --match, --top and --sort,
 # two inputs' total, spilled past --memory; the table and csv exactly;
-# Python's per= beside "chars" (count, Stream, merge); the
+# mpirun; Python's per= beside "chars" (count, Stream, merge); the
 # GPU backend (on a GPU host); --merge of such results (their code points)
 # against the same oracle, and refused where they do not add up; and what
 # it does not go with yet (-s: exit 2)
@@ -22,7 +22,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 	skip_all "no UnicodeData.txt (Debian's unicode-data) for the oracle"
 
 cd "$TMP" || exit 1
-plan 17
+plan 18
 
 "$LOGGEN" json 1500000 32 >json.log
 # Lines in many scripts, with ill-formed sequences (a lead byte cut short,
@@ -187,6 +187,21 @@ printf '%s\n' "input,interval,bin,count" \
 	"small.log,2026-11-27T10:02:00Z,number,14" \
 	"small.log,2026-11-27T10:02:00Z,(other),8" >want
 same_file "csv: -m -c --top=1 per interval, the empty minute with 0" got want
+
+# mpirun: one process's rows.
+if "$GPUHIST" --version -v 2>/dev/null | grep -q '^mpirun mode: yes' &&
+   command -v mpirun >/dev/null; then
+	"$GPUHIST" --per=minute -m -i -f tsv --backend=cpu multi.log \
+		small.log >one.out
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	mpirun --oversubscribe -np 3 "$GPUHIST" \
+		--per=minute -m -i -f tsv --backend=cpu multi.log \
+		small.log >mpi.out 2>err </dev/null
+	same_file "-m per interval under mpirun: one process's rows" \
+		mpi.out one.out
+else
+	skip "-m per interval under mpirun" "no mpirun mode"
+fi
 
 # The GPU backend: the host counts them.
 if have_gpu; then
