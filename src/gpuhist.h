@@ -525,7 +525,8 @@ int gpuhist_values_add_summary(gpuhist_values *values, const char *min_text,
  * Adds such a unit, count times, into values (NULL: none), and sets
  * *fields (NULL: not wanted) to the fields it stands for (numbers and not
  * numbers); 0, -1 as gpuhist_values_add_bucket and _add_summary fail
- * (gpuhist_values_message), or -2 for a unit that is not one. */
+ * (gpuhist_values_message), or -2 for a unit that is not one (or a
+ * summary counted more than 2^24 times: one a result merged). */
 int gpuhist_values_add_merged(gpuhist_values *values, const void *unit,
 			      size_t len, uint64_t count, uint64_t *fields);
 

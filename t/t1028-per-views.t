@@ -153,7 +153,8 @@ like "--merge of a row whose interval is no label: refused, exit 1" \
 	"$rc $(cat err)" '^1 .*the interval is neither'
 
 # Python: per= beside a view; keys are (interval, token) pairs.
-if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ]; then
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] &&
+   [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
 	PYTHONPATH="$ABS_BUILDDIR/python:$T_SRCDIR" \
 	GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 \
 		python3 - >got 2>&1 <<'PY'

@@ -16,7 +16,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 15
+plan 16
 
 "$LOGGEN" access 2000000 43 >access.log
 "$LOGGEN" json 2000000 43 >json.log
@@ -228,6 +228,27 @@ PY
 else
 	skip "Python: count(view='values', per=)" "no shared libgpuhist"
 fi
+# Intervals without numbers (their min, max and sum null: a header
+# line's "(no time)", a minute of "-"), split into shards, read by a time
+# field: adopted and merged as the whole log's rows.
+"$LOGGEN" csv 400000 29 >events.csv
+printf '1.1.1.1 - - [27/Nov/2026:10:00:01 +0000] "GET / HTTP/1.1" 200 -\n' \
+	>>small.log
+split -n l/2 -d events.csv events.part.
+for p in 00 01; do
+	"$GPUHIST" -f json --per=minute --values=5 -F , --time-field=1 \
+		events.part.$p >events.$p.json
+done
+"$GPUHIST" --merge -f csv --total=only events.00.json events.01.json |
+	sed 's/^total,/events.csv,/' >got.csv
+"$GPUHIST" -f csv --per=minute --values=5 -F , --time-field=1 events.csv \
+	>want.csv
+"$GPUHIST" -f json --per=minute --values=10 small.log >nulls.json
+"$GPUHIST" --merge -f csv nulls.json | sed 's/^nulls.json,/small.log,/' \
+	>got2.csv
+"$GPUHIST" -f csv --per=minute --values=10 small.log >want2.csv
+is "intervals without numbers (null extremes), by a time field: merged, adopted" \
+	"$(cmp got.csv want.csv && cmp got2.csv want2.csv && echo same)" same
 # Refused, exit 1, naming the result and why: another precision, another
 # interval, a total that is not its inputs', rows out of order.
 "$GPUHIST" -f json --per=minute --values=10 small.log >pv.json
@@ -241,17 +262,22 @@ json.dump(d, open("bad-total.json", "w"))
 d = json.load(open("pv.json"))
 d["inputs"][0]["intervals"].reverse()
 json.dump(d, open("bad-order.json", "w"))
+d = json.load(open("pv.json"))
+for e in d["inputs"] + [d["total"]]:
+    e["intervals"][0]["sum"] = 1.5
+json.dump(d, open("bad-sum.json", "w"))
 PY
 bad=""
 for c in "pv.json --precision=5:give --precision=0.78125" \
 	 "pv.json --per=hour:per 60 s, but this merge's is values, field 10, per 3600 s" \
 	 "bad-total.json:total: fields is not the sum" \
-	 "bad-order.json:comes after"; do
+	 "bad-order.json:comes after" \
+	 "bad-sum.json:total: intervals\[0\]: a sum"; do
 	f=${c%%:*} want=${c#*:}
 	"$GPUHIST" --merge --values=10 --per=minute $f >/dev/null 2>err
 	rc=$?
 	[ $rc = 1 ] && grep -q "^gpuhist: ${f%% *}: .*$want" err ||
 		bad="$bad [$f: exit $rc: $(cat err)]"
 done
-is "refused, exit 1: another precision, interval, a total not its inputs', rows out of order" \
+is "refused, exit 1: another precision, interval, a total not its inputs', rows out of order, a sum not exact" \
 	"$bad" ""

@@ -107,7 +107,8 @@ like "--merge --per=minute of a result read at .ts: exit 1" \
 	"$rc $(cat err)" "^1 .*time key .ts, but this merge's is per 60 s"
 
 # Python
-if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ]; then
+if [ -f "$ABS_BUILDDIR/.libs/libgpuhist.so.1" ] &&
+   [ -f "$ABS_BUILDDIR/python/gpuhist.py" ]; then
 	PYTHONPATH="$ABS_BUILDDIR/python" \
 	GPUHIST_LIBRARY=$ABS_BUILDDIR/.libs/libgpuhist.so.1 python3 - \
 		>got 2>&1 <<'PY'

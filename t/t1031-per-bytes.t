@@ -19,7 +19,7 @@ LOGGEN=${LOGGEN:-$ABS_BUILDDIR/bench/corpus/loggen}
 [ -x "$LOGGEN" ] || skip_all "no $LOGGEN (make check builds it)"
 
 cd "$TMP" || exit 1
-plan 24
+plan 25
 
 for s in access syslog json app csv; do
 	"$LOGGEN" $s 1500000 31 >$s.log
@@ -317,6 +317,24 @@ verdict=$(python3 check.py "$T_SRCDIR" classes adopted.json total 60 \
 	  access.log 2>&1)
 is "--merge with no view: the first result's (-c per minute)" \
 	"$verdict" same
+# Adopted where the time is read by a field (-F , --time-field) or at a
+# key of JSON lines: those keys come after bytes_read.
+"$GPUHIST" -c --per=hour -F , --time-field=1 -f json csv.log >tf.json
+cases="tf.json:-c --per=hour -F , --time-field=1 csv.log"
+if "$GPUHIST" --key=.a /dev/null >/dev/null 2>&1; then  # (json-c)
+	"$GPUHIST" -b --per=minute --time-key=.ts -f json json.log >tk.json
+	cases="$cases|tk.json:-b --per=minute --time-key=.ts json.log"
+fi
+verdict=""
+IFS='|' read -r -a list <<<"$cases"
+for c in "${list[@]}"; do
+	f=${c%%:*} args=${c#*:}
+	"$GPUHIST" --merge -f csv $f 2>&1 | sed "s/^$f,/X,/" >got.csv
+	"$GPUHIST" -f csv $args | sed "s/^[a-z]*\.log,/X,/" >want.csv
+	cmp -s got.csv want.csv || verdict="$verdict [$f]"
+done
+is "--merge with no view: adopted by a time field and a time key" \
+	"$verdict" ""
 # A merged result merged again, in the table and csv: the whole log's.
 "$GPUHIST" --merge -b --per=minute access.p0.json access.p1.json \
 	-f json >m01.json
@@ -354,7 +372,7 @@ json.dump(d, open("bad-255.json", "w"))
 PY
 bad=""
 for c in "bad-total.json:total: its histograms" "bad-255.json:255 values" \
-	 "pb.json --per=hour:per 60 s, but this merge's is bytes per 3600 s" \
+	 "pb.json --per=hour:per 60 s, but this merge's is a bytes view (bytes, classes, letters) per 3600 s" \
 	 "words.json:view words per 60 s"; do
 	f=${c%%:*} want=${c#*:}
 	"$GPUHIST" --merge -c --per=minute $f >/dev/null 2>err

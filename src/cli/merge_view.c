@@ -263,8 +263,12 @@ void gh_merge_view_adopt(struct gh_options *opts)
 	}
 	if (view && view != GPUHIST_TOKENS_PER) {
 		/* Another view grouped by interval (--per beside it): its
-		 * interval and time field, before the entry's next keys. */
-		const char *end = strstr(first, "\"bytes_read\"");
+		 * interval and time field, before the entry's next keys
+		 * (its rows, where a bytes view's or -m's come after its
+		 * bytes_read). */
+		const char *end = strstr(first, view == VIEW_BYTES_PER ||
+						view == VIEW_CHARS_PER
+						? "\"bins\"" : "\"bytes_read\"");
 		long per, tf, sep;
 
 		if (end)

@@ -480,7 +480,8 @@ static int chars_interval(struct gh_json *r, int depth, const char *key,
 
 	if (!gh_interval_label((const unsigned char *)key, strlen(key)))
 		return gh_json_refuse(r, "%s: chars: the key \"%.32s\" is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
-				      e->where, key);
+				      e->where, *key ? key
+				      : "(longer than 32 bytes)");
 	snprintf(e->interval_text, sizeof(e->interval_text), "%s", key);
 	gh_json_skip_ws(r);
 	if (gh_json_peek(r) != '{')
@@ -497,7 +498,8 @@ static int histogram_member(struct gh_json *r, int depth, const char *key,
 
 	if (!gh_interval_label((const unsigned char *)key, strlen(key)))
 		return gh_json_refuse(r, "%s: histograms: the key \"%.32s\" is neither \"(no time)\" nor a start such as 2026-11-27T10:00:00Z",
-				      e->where, key);
+				      e->where, *key ? key
+				      : "(longer than 32 bytes)");
 	snprintf(e->interval_text, sizeof(e->interval_text), "%s", key);
 	e->histogram_len = 0;
 	gh_json_skip_ws(r);
@@ -730,10 +732,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 	missing = (bytes_per(d->opts) ? KEY_NEEDED_BYTES
 		   : chars_per(d->opts) ? KEY_NEEDED_CHARS : KEY_NEEDED) &
 		  ~e->seen;
-	/* Another view's result, to a merge of bytes or characters per
-	 * interval: said as that (below), not as the keys it lacks. */
-	if (by_interval(d->opts) && (e->seen & KEY_VIEW) &&
-	    !same_view(e, d->opts))
+	/* Another view's result: said as that (below), not as the keys
+	 * it lacks. */
+	if ((e->seen & KEY_VIEW) && !same_view(e, d->opts))
 		missing = 0;
 	for (size_t i = 0; missing && i < sizeof(entry_keys) /
 	     sizeof(entry_keys[0]); i++)
@@ -782,6 +783,9 @@ static int read_entry(struct gh_json *r, int depth, struct doc *d,
 		else if (d->opts->tokens == GPUHIST_TOKENS_KEY)
 			snprintf(ours, sizeof(ours), "key %.50s",
 				 d->opts->key);
+		else if (bytes_per(d->opts))
+			snprintf(ours, sizeof(ours), "%s",
+				 "a bytes view (bytes, classes, letters)");
 		else if (d->opts->tokens != GPUHIST_TOKENS_FIELD)
 			snprintf(ours, sizeof(ours), "%s",
 				 gpuhist_view_name(d->opts));

@@ -80,6 +80,10 @@ struct numbers {
 	bool sum_exact;
 };
 
+/* The most summaries of one interval gpuhist_values_add_merged takes at
+ * once (each a result's): more is no unit the readers made. */
+#define SUMMARIES_MAX ((uint64_t)1 << 24)
+
 /* A unit of a row read back: an interval (20 bytes at most), a tab, a
  * summary's five figures. */
 #define UNIT_MAX (64 + 5 * GH_JSON_NUMBER)
@@ -121,6 +125,20 @@ struct doc {
 	gpuhist_values *values;
 	gpuhist_token_sum *tokens;
 };
+
+/* " (give --precision=P)" for a result of sub_buckets, where a precision
+ * makes them (a power of two from 2 to 2^16), else "". */
+static const char *precision_hint(uint64_t sub_buckets)
+{
+	static _Thread_local char hint[48];
+
+	if (sub_buckets < 2 || sub_buckets > 65536 ||
+	    (sub_buckets & (sub_buckets - 1)))
+		return "";
+	snprintf(hint, sizeof(hint), " (give --precision=%.6g)",
+		 100.0 / (double)sub_buckets);
+	return hint;
+}
 
 /* A unit of the interval being read (e->interval), after its tab:
  * [p, p + len); its count into the total's tokens (token), and into the
@@ -220,10 +238,20 @@ static int read_bool(struct gh_json *r, const char *where, const char *what,
 /* A member of an entry's numbers (or of a row's); 1 where key is none of
  * them. */
 static int numbers_member(struct gh_json *r, int depth, unsigned bit,
-			  struct entry *e)
+			  unsigned *seen, struct entry *e)
 {
 	struct numbers *n = &e->n;
 
+	/* An interval without numbers has min, max and sum null: as if
+	 * they were not there (check_numbers wants them where there are
+	 * numbers). */
+	if (bit == KEY_MIN || bit == KEY_MAX || bit == KEY_SUM) {
+		gh_json_skip_ws(r);
+		if (gh_json_peek(r) == 'n') {
+			*seen &= ~bit;
+			return gh_json_skip_value(r, depth);
+		}
+	}
 	switch (bit) {
 	case KEY_NUMBERS:
 		return gh_json_read_count(r, e->where, "numbers", &n->numbers);
@@ -298,7 +326,7 @@ static int row_member(struct gh_json *r, int depth, const char *key,
 	if (bit == KEY_BUCKETS && !(e->n.seen & KEY_INTERVAL))
 		return gh_json_refuse(r, "%s: \"interval\" is not the row's first member",
 				      e->where);
-	ret = numbers_member(r, depth, bit, e);
+	ret = numbers_member(r, depth, bit, &e->n.seen, e);
 	return ret == 1 ? gh_json_skip_value(r, depth) : ret;
 }
 
@@ -339,6 +367,16 @@ static int row_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 		       0, n->numbers && n->sum_exact, 0,
 		       (unsigned long long)n->not_numbers, 0,
 		       (unsigned long long)n->empty);
+	/* The total's summary read as the report will read it: refused
+	 * here, naming the result, where it cannot be. */
+	if (e->into && gpuhist_values_add_summary(e->into,
+						  n->numbers ? n->min : NULL,
+						  n->numbers ? n->max : NULL,
+						  n->numbers ? n->sum : NULL,
+						  n->sum_exact, n->not_numbers,
+						  n->empty))
+		return gh_json_refuse(r, "%s: %s", e->where,
+				      gpuhist_values_message(e->into));
 	memcpy(e->where, where, sizeof(where));
 	memcpy(e->last, e->interval, sizeof(e->last));
 	e->rows++;
@@ -405,19 +443,19 @@ static int entry_member(struct gh_json *r, int depth, const char *key,
 		/* (buckets of another precision: said as that) */
 		if ((e->seen & KEY_SUB_BUCKETS) &&
 		    e->sub_buckets != (uint64_t)e->sub_buckets_ours)
-			return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d (give --precision=%.6g)",
+			return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d%s",
 					      e->where,
 					      (unsigned long long)e->sub_buckets,
 					      e->sub_buckets_ours,
-					      e->sub_buckets ? 100.0 /
-					      (double)e->sub_buckets : 0.0);
+					      precision_hint(e->sub_buckets));
 		return gh_json_read_array(r, depth, row_item, e);
 	case KEY_BUCKETS:
 		if (e->opts->per)       /* not a row's: another view */
 			return gh_json_skip_value(r, depth);
 		/* fall through */
 	default:                    /* mean, quantiles: figures of these */
-		ret = e->opts->per ? 1 : numbers_member(r, depth, bit, e);
+		ret = e->opts->per ? 1 : numbers_member(r, depth, bit,
+							 &e->seen, e);
 		return ret == 1 ? gh_json_skip_value(r, depth) : ret;
 	}
 }
@@ -486,11 +524,11 @@ static int check_entry(struct gh_json *r, struct doc *d, struct entry *e)
 				      ours, time ? " (its time read here)" : "");
 	}
 	if (e->sub_buckets != (uint64_t)d->sub_buckets)
-		return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d (give --precision=%.6g)",
+		return gh_json_refuse(r, "%s: %llu buckets a power of two, but this merge's precision makes %d%s",
 				      e->where,
 				      (unsigned long long)e->sub_buckets,
-				      d->sub_buckets, e->sub_buckets
-				      ? 100.0 / (double)e->sub_buckets : 0.0);
+				      d->sub_buckets,
+				      precision_hint(e->sub_buckets));
 	if (lib->per) {
 		if (e->fields != e->fields_sum)
 			return gh_json_refuse(r, "%s: fields is %llu, but its intervals' numbers and not_numbers add up to %llu",
@@ -666,6 +704,10 @@ int gpuhist_values_add_merged(gpuhist_values *values, const void *unit,
 	}
 	if (parts != 6 || sscanf(part[4], "%" SCNu64, &not_numbers) != 1 ||
 	    sscanf(part[5], "%" SCNu64, &empty) != 1)
+		goto bad;
+	/* One summary a result merged: no merge makes more of one
+	 * interval than this. */
+	if (count > SUMMARIES_MAX)
 		goto bad;
 	if (fields) {
 		*fields = not_numbers * count;
