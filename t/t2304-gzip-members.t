@@ -2,7 +2,8 @@
 # t2304-gzip-members.t - a gzip file of many members (cat a.gz b.gz, gzip
 # -c >>) cut at member headers and decoded a segment a thread: gzip -dc's
 # bytes and the serial path's verdict however it is cut, every view across
-# segments, headers with names and comments, and bytes that only look like
+# segments (the tokens views too, in parallel), headers with names and
+# comments, and bytes that only look like
 # a member header (a .gz file gzipped again: its header inside the data)
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
@@ -41,7 +42,7 @@ same_verdict() {
 		"same:$([ $zrc = 0 ] && echo 0 || echo 1)"
 }
 
-plan 19
+plan 20
 
 gzip -dc t.gz >plain
 counts --raw plain >want
@@ -60,6 +61,26 @@ for view in -m "-m -i" -s "-m -s"; do
 	"$GPUHIST" $view -f json --threads=1 utf8 | sed 's/"utf8"/"x"/' >want
 	same_file "$view across segments cut inside characters: as the text itself" got want
 done
+
+# The tokens views across segments, decoded in parallel (joined piece by
+# piece: a member says its length only at its end): as the text itself.
+# (A file big enough to be cut: 81 members of 150 KB.)
+python3 "$T_SRCDIR/gentext.py" mixed 13 12000000 >big
+split -b 150000 -d -a 3 big bpart
+for f in bpart*; do gzip -c "$f"; done >big.gz
+rm -f bpart*
+bad=""
+for view in -t --lines "--field=2" "--per=minute -m"; do
+	for t in 4 2; do
+		"$GPUHIST" $view -v -f tsv --threads=$t --chunk-size=64K big.gz \
+			2>err | sed 1d | cut -f2- >got
+		"$GPUHIST" $view -f tsv --threads=1 big | sed 1d | cut -f2- >want
+		cmp -s got want && grep -q "segments of whole members" err ||
+			bad="$bad [$view, $t threads]"
+	done
+done
+is "-t, --lines, --field, -m per interval across segments, in parallel: as the text itself" \
+	"$bad" ""
 
 # A .gz file gzipped again: its own header lies in the data of the outer
 # members, where a cut may be tried and must be refused.

@@ -28,10 +28,10 @@
  * the threads goes to the speculative decoder (gzip_parallel.c) or is
  * decoded in order.
  *
- * Each segment is a piece for code points (seams.c joins them in order);
- * ent's sums and the tokens views need each chunk's offset in the output,
- * which a member says only at its end, so with them this returns
- * GH_PIECES_IN_ORDER.
+ * Each segment is a piece for code points and the tokens views (seams.c
+ * and tokens.c join them in order, each told its length at its end);
+ * ent's sums need each chunk's offset in the output, which a member says
+ * only at its end, so with them this returns GH_PIECES_IN_ORDER.
  */
 #include "config.h"
 

@@ -136,8 +136,9 @@ static int next_frame(struct zp *p, uint64_t *at, uint64_t *len,
 	if (p->cursor < p->end && !atomic_load(&p->st.bad)) {
 		uint64_t n = frame_length(p->fd, p->cursor, p->end, content);
 
-		/* Statistics and tokens: a frame of unknown size leaves
-		 * the offsets of those after it unknown. */
+		/* Statistics: a frame of unknown size leaves the offsets
+		 * of those after it unknown (the tokens views join frames
+		 * piece by piece, and need none). */
 		if (!n || (p->offsets && *content == UINT64_MAX)) {
 			if (n)
 				atomic_store(&p->unsized, 1);

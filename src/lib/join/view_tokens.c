@@ -1,7 +1,9 @@
 /* view_tokens.c - the tokens views (-t, --lines, --field): tokens.c cuts
  * each chunk into units and counts them, or, where the backend counts a
  * chunk's inside itself (the GPU's kernels, the CPU's pool), keeps only
- * its ends; the ends are joined in offset order once the input ends */
+ * its ends; the ends are joined in order, piece by piece (a parallel
+ * decoder's frames, members, regions or blocks, each told when it ends),
+ * so no decoder needs to know a piece's place in the output beforehand */
 #include "config.h"
 
 #include <stdlib.h>
@@ -58,15 +60,21 @@ static int tokens_cut(void *state, struct gh_chunk *c, const struct gh_cut *x,
 	*backend = false;
 	if (!c->backend->tokens || c->backend->chars)
 		return gh_tokens_cut(v->tokens, c->data, x->len,
-				     x->at.offset);
-	if (gh_tokens_cut_ends(v->tokens, c->data, x->len, x->at.offset,
-			       &c->tok_from, &c->tok_to))
+				     x->at.major, x->at.start);
+	if (gh_tokens_cut_ends(v->tokens, c->data, x->len, x->at.major,
+			       x->at.start, &c->tok_from, &c->tok_to))
 		return -1;
 	if (c->tok_from < c->tok_to) {
 		c->tokens = v->tokens;
 		*backend = true;
 	}
 	return 0;
+}
+
+static int tokens_end_piece(void *state, uint64_t major, uint64_t len)
+{
+	return gh_tokens_end_piece(((struct tokens_view *)state)->tokens,
+				   major, len);
 }
 
 static const char *tokens_end(void *state, const struct gh_view_end *e)
@@ -95,13 +103,12 @@ const struct gh_view_ops gh_view_tokens = {
 	.name = "tokens",
 	.wanted = tokens_wanted,
 	.no_ranges = "tokens are not counted in ranges (mpirun) yet",
-	.by_offset = true,
-	.offsets_user = "the tokens views need",
 	.host_bytes = true,
 	.new = tokens_new,
 	.free = tokens_free,
 	.reset = tokens_reset,
 	.cut = tokens_cut,
+	.end_piece = tokens_end_piece,
 	.end = tokens_end,
 	.publish = tokens_publish,
 	.message = tokens_message,

@@ -19,8 +19,13 @@
  * chunks of one input seldom wait for each other.
  * Each chunk's two ends are kept (a chunk with no boundary at all is kept
  * whole) until the chunks before it have come, then joined with them in
- * offset order, so that what is held is the chunks that came early and
- * the unit being joined, however long the input.
+ * order, so that what is held is the chunks that came early and the unit
+ * being joined, however long the input.  A chunk's place is its piece
+ * (a parallel decoder's frame, member, region or block, numbered from 0
+ * in the input's order; an input read in order is piece 0) and its start
+ * in the piece; a piece's length comes when it ends (gh_tokens_end_piece),
+ * so a decoder need not know where a piece lies in the output before it
+ * is decoded (pzstd's frames say no size).
  */
 #include "config.h"
 
@@ -45,11 +50,16 @@
 
 /* What a chunk leaves at its ends. */
 struct chunk_ends {
-	uint64_t offset, len;
+	uint64_t major, start, len;     /* its piece, where in it, its bytes */
 	bool boundless;                 /* no boundary: all of it in `lead` */
 	unsigned char *lead, *trail;    /* before the first boundary, after
 					 * the last one */
 	uint64_t lead_len, trail_len;
+};
+
+/* A piece that ended after len bytes. */
+struct piece_end {
+	uint64_t major, len;
 };
 
 struct gh_tokens {
@@ -67,7 +77,11 @@ struct gh_tokens {
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
 	uint64_t n_ends, cap_ends;
-	uint64_t joined_at;             /* the input's bytes joined so far */
+	uint64_t joined_major;          /* the piece being joined, */
+	uint64_t joined_at;             /* ... its bytes joined so far */
+	uint64_t joined;                /* the input's bytes joined */
+	struct piece_end *piece_ends;   /* pieces ended, not yet joined to */
+	uint64_t n_piece_ends, cap_piece_ends;
 	unsigned char *carry;           /* the unit being joined */
 	uint64_t carry_len, carry_cap;
 	bool failed;                    /* out of memory while cutting */
@@ -741,6 +755,21 @@ static void release_long_carry(struct gh_tokens *t)
 	}
 }
 
+/* Whether the piece being joined has ended there, all of it joined: then
+ * the next piece's turn has come (true). */
+static bool piece_done(struct gh_tokens *t)
+{
+	for (uint64_t k = 0; k < t->n_piece_ends; k++)
+		if (t->piece_ends[k].major == t->joined_major &&
+		    t->piece_ends[k].len == t->joined_at) {
+			t->piece_ends[k] = t->piece_ends[--t->n_piece_ends];
+			t->joined_major++;
+			t->joined_at = 0;
+			return true;
+		}
+	return false;
+}
+
 /* Joins, with t->lock held, every chunk whose turn has come; 0, or -1
  * when out of memory. */
 static int join_ready(struct gh_tokens *t)
@@ -748,15 +777,21 @@ static int join_ready(struct gh_tokens *t)
 	for (;;) {
 		uint64_t i = 0;
 
-		while (i < t->n_ends && t->ends[i].offset != t->joined_at)
+		while (i < t->n_ends &&
+		       (t->ends[i].major != t->joined_major ||
+			t->ends[i].start != t->joined_at))
 			i++;
-		if (i == t->n_ends)
+		if (i == t->n_ends) {
+			if (piece_done(t))
+				continue;
 			return 0;
+		}
 		struct chunk_ends e = t->ends[i];
 		int ret;
 
 		t->ends[i] = t->ends[--t->n_ends];
 		t->joined_at += e.len;
+		t->joined += e.len;
 		ret = append(&t->carry, &t->carry_len, &t->carry_cap, e.lead,
 			     e.lead_len);
 		if (!ret && !e.boundless) {
@@ -789,14 +824,14 @@ static void find_ends(const struct gh_tokens *t, const unsigned char *p,
 			(*last)--;
 }
 
-/* Keeps the ends of the chunk of len bytes at p, the input's from offset
- * on, whose inside is [first, last) (first == len: none), and joins
- * those whose turn has come; 0, or -1 when out of memory. */
+/* Keeps the ends of the chunk of len bytes at p, piece major's from
+ * start on, whose inside is [first, last) (first == len: none), and
+ * joins those whose turn has come; 0, or -1 when out of memory. */
 static int keep_ends(struct gh_tokens *t, const unsigned char *p,
-		     uint64_t len, uint64_t offset, uint64_t first,
-		     uint64_t last)
+		     uint64_t len, uint64_t major, uint64_t start,
+		     uint64_t first, uint64_t last)
 {
-	struct chunk_ends e = { .offset = offset, .len = len };
+	struct chunk_ends e = { .major = major, .start = start, .len = len };
 
 	if (first == len) {
 		e.boundless = true;
@@ -834,18 +869,18 @@ nomem:
 }
 
 int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
-		  uint64_t offset)
+		  uint64_t major, uint64_t start)
 {
 	uint64_t from, to;
 
-	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
+	if (gh_tokens_cut_ends(t, p, len, major, start, &from, &to))
 		return -1;
 	return gh_tokens_count_inside(t, p, from, to);
 }
 
 int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
-		       uint64_t len, uint64_t offset, uint64_t *from,
-		       uint64_t *to)
+		       uint64_t len, uint64_t major, uint64_t start,
+		       uint64_t *from, uint64_t *to)
 {
 	uint64_t first, last;
 
@@ -859,7 +894,30 @@ int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
 		*from = first + (t->view != GPUHIST_TOKENS_WORDS || t->per);
 		*to = last;
 	}
-	return keep_ends(t, p, len, offset, first, last);
+	return keep_ends(t, p, len, major, start, first, last);
+}
+
+int gh_tokens_end_piece(struct gh_tokens *t, uint64_t major, uint64_t len)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->n_piece_ends == t->cap_piece_ends) {
+		uint64_t cap = t->cap_piece_ends ? 2 * t->cap_piece_ends : 64;
+		struct piece_end *pe = realloc(t->piece_ends,
+					       cap * sizeof(*pe));
+
+		if (!pe) {
+			t->failed = true;
+			pthread_mutex_unlock(&t->lock);
+			return -1;
+		}
+		t->piece_ends = pe;
+		t->cap_piece_ends = cap;
+	}
+	t->piece_ends[t->n_piece_ends++] = (struct piece_end){ major, len };
+	if (join_ready(t))
+		t->failed = true;
+	pthread_mutex_unlock(&t->lock);
+	return t->failed ? -1 : 0;
 }
 
 void gh_tokens_inside_on_host(struct gh_tokens *t)
@@ -915,7 +973,7 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 	/* Every chunk joined (none left waiting for a gap), to the end. */
 	if (t->failed || join_ready(t))
 		return -1;
-	if (t->n_ends || t->joined_at != bytes) {
+	if (t->n_ends || t->joined != bytes) {
 		t->why = "its tokens did not join up (an internal error)";
 		return -1;
 	}
@@ -995,7 +1053,10 @@ void gh_tokens_reset(struct gh_tokens *t)
 		free(t->ends[i].trail);
 	}
 	t->n_ends = 0;
+	t->n_piece_ends = 0;
+	t->joined_major = 0;
 	t->joined_at = 0;
+	t->joined = 0;
 	t->carry_len = 0;
 	gh_counts_reset(t->counts);
 	t->failed = false;
@@ -1045,6 +1106,7 @@ void gh_tokens_free(struct gh_tokens *t)
 	gh_json_path_free(t->json);
 	gh_json_path_free(t->time_json);
 	free(t->ends);
+	free(t->piece_ends);
 	free(t->carry);
 	free(t);
 }

@@ -28,11 +28,12 @@ void gh_tokens_free(struct gh_tokens *t);
 /* Forgets everything, to count the input again from its start. */
 void gh_tokens_reset(struct gh_tokens *t);
 
-/* Counts the units inside len bytes at p, the input's bytes from offset
- * on, and keeps its ends.  Safe from several threads at once.  0, or -1
- * when out of memory. */
+/* Counts the units inside len bytes at p, piece major's bytes from start
+ * on (an input read in order: piece 0, start its offset), and keeps its
+ * ends.  Safe from several threads at once.  0, or -1 when out of
+ * memory. */
 int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
-		  uint64_t offset);
+		  uint64_t major, uint64_t start);
 
 /* The same, but leaves the units wholly inside the chunk for the caller
  * to count (a backend that counts them on a device, then adds them with
@@ -40,8 +41,14 @@ int gh_tokens_cut(struct gh_tokens *t, const unsigned char *p, uint64_t len,
  * newline (lines, fields) or at a separator (words) and ends with one;
  * *from == *to when there are none. */
 int gh_tokens_cut_ends(struct gh_tokens *t, const unsigned char *p,
-		       uint64_t len, uint64_t offset, uint64_t *from,
-		       uint64_t *to);
+		       uint64_t len, uint64_t major, uint64_t start,
+		       uint64_t *from, uint64_t *to);
+
+/* Piece major (a parallel decoder's: pieces are numbered from 0 in the
+ * input's order) ended after len bytes: the next piece's chunks join on
+ * once all of its are in.  Safe from several threads at once.  0, or -1
+ * when out of memory. */
+int gh_tokens_end_piece(struct gh_tokens *t, uint64_t major, uint64_t len);
 
 /* Counts the units of p[from, to) that gh_tokens_cut_ends left (a
  * backend that counts them on the host, in its own threads).  Safe from
