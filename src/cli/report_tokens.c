@@ -848,16 +848,20 @@ static int values_per_next(struct tokens_block *tb, enum gh_rows_of which,
 	}
 }
 
-/* --per beside a bytes view: the next row, interval by interval, each
- * interval's bins added up from its rows (a byte each), then shown; the
- * intervals without lines between shown (but not in json). */
-static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
-			  struct gh_row *row)
+/* --per beside a bytes view or -m: the next row, interval by interval,
+ * each interval's bins added up from its rows (a byte or a character
+ * each), then shown; the intervals without lines between shown (but not
+ * in json). */
+static int folded_per_next(struct tokens_block *tb, enum gh_rows_of which,
+			   struct gh_row *row)
 {
 	for (;;) {
 		if (tb->showing) {
-			if (gh_bytes_per_row(&tb->bp, tb->group.bytes,
-					     tb->group.len, which, row))
+			if (tb->chars_per
+			    ? gh_chars_per_row(&tb->cp, tb->group.bytes,
+					       tb->group.len, which, row)
+			    : gh_bytes_per_row(&tb->bp, tb->group.bytes,
+					       tb->group.len, which, row))
 				return 1;
 			tb->showing = false;
 		}
@@ -872,7 +876,10 @@ static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
 			tb->pending = got;      /* the next interval's */
 			if (!tb->in_group)
 				return 0;
-			gh_bytes_per_arrange(&tb->bp);
+			if (!tb->chars_per)
+				gh_bytes_per_arrange(&tb->bp);
+			else if (gh_chars_per_arrange(&tb->cp))
+				return -1;
 			tb->in_group = false;
 			tb->showing = true;
 			continue;
@@ -888,8 +895,12 @@ static int bytes_per_next(struct tokens_block *tb, enum gh_rows_of which,
 		size_t glen = gh_group_len(&tb->t);
 		size_t skip = glen < tb->t.len ? glen + 1 : glen;
 
-		gh_bytes_per_add(&tb->bp, tb->t.bytes + skip, tb->t.len - skip,
-				 tb->t.count);
+		if (!tb->chars_per)
+			gh_bytes_per_add(&tb->bp, tb->t.bytes + skip,
+					 tb->t.len - skip, tb->t.count);
+		else if (gh_chars_per_add(&tb->cp, tb->t.bytes + skip,
+					  tb->t.len - skip, tb->t.count))
+			return -1;
 	}
 }
 
@@ -992,53 +1003,6 @@ static int histogram_member(const void *ctx, size_t *i, struct gh_cell *out)
 	return 1;
 }
 
-/* --per beside -m: the next row, interval by interval, each interval's
- * characters added up from its rows (a character each), then shown; the
- * intervals without lines between shown (but not in json). */
-static int chars_per_next(struct tokens_block *tb, enum gh_rows_of which,
-			  struct gh_row *row)
-{
-	for (;;) {
-		if (tb->showing) {
-			if (gh_chars_per_row(&tb->cp, tb->group.bytes,
-					     tb->group.len, which, row))
-				return 1;
-			tb->showing = false;
-		}
-		int got = tb->ended ? 0 : tb->pending ? 1
-			  : rows_next(tb->rows, &tb->t);
-
-		if (got < 0)
-			return -1;
-		row->hidden = row->unscaled = false;
-		if (!got || (tb->in_group && !of_group(&tb->t, &tb->group))) {
-			tb->ended = !got;
-			tb->pending = got;      /* the next interval's */
-			if (!tb->in_group)
-				return 0;
-			if (gh_chars_per_arrange(&tb->cp))
-				return -1;
-			tb->in_group = false;
-			tb->showing = true;
-			continue;
-		}
-		if (!tb->in_group) {
-			tb->pending = true;
-			if (which != GH_ROWS_JSON && gap_row(tb, row))
-				return 1;
-			keep_group(&tb->t, &tb->group);
-			tb->in_group = true;
-		}
-		tb->pending = false;
-		size_t glen = gh_group_len(&tb->t);
-		size_t skip = glen < tb->t.len ? glen + 1 : glen;
-
-		if (gh_chars_per_add(&tb->cp, tb->t.bytes + skip,
-				     tb->t.len - skip, tb->t.count))
-			return -1;
-	}
-}
-
 static int tokens_start(void *ctx, enum gh_rows_of which)
 {
 	struct tokens_block *tb = ctx;
@@ -1062,10 +1026,8 @@ static int tokens_next(void *ctx, enum gh_rows_of which, struct gh_row *row)
 
 	if (tb->values_per)
 		return values_per_next(tb, which, row);
-	if (tb->bytes_per)
-		return bytes_per_next(tb, which, row);
-	if (tb->chars_per)
-		return chars_per_next(tb, which, row);
+	if (tb->bytes_per || tb->chars_per)
+		return folded_per_next(tb, which, row);
 	if (tb->grouped)
 		return grouped_next(tb, which, row);
 

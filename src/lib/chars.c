@@ -74,8 +74,7 @@ int gpuhist_chars_merge(struct gpuhist_chars *to,
 	return GPUHIST_OK;
 }
 
-/* The UTF-8 bytes of code point cp into out; how many. */
-static int encode(uint32_t cp, unsigned char out[4])
+int gh_chars_encode(uint32_t cp, unsigned char out[4])
 {
 	if (cp < 0x80) {
 		out[0] = (unsigned char)cp;
@@ -120,7 +119,7 @@ int gpuhist_chars_bytes(const struct gpuhist_chars *chars,
 				b[0] = (unsigned char)(bin - GPUHIST_CHAR_INVALID + 0x80);
 				len = 1;
 			} else {
-				len = encode(bin, b);
+				len = gh_chars_encode(bin, b);
 			}
 			for (int k = 0; k < len; k++) {
 				if (totals[b[k]] > UINT64_MAX - n)

@@ -8,4 +8,8 @@
  * from empty: GPUHIST_OK, or what gpuhist_chars_add returned. */
 int gh_chars_absorb(struct gpuhist_chars *to, struct gpuhist_chars *from);
 
+/* The UTF-8 bytes of code point cp (at most U+10FFFF) into out; how
+ * many. */
+int gh_chars_encode(uint32_t cp, unsigned char out[4]);
+
 #endif

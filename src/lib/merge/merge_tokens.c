@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chars.h"
 #include "json_read.h"
 #include "merge_tokens.h"
 
@@ -397,6 +398,25 @@ static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 	return e->count ? interval_unit(r, e, &b, 1) : 0;
 }
 
+/* The value of hex digits [p, p + n) (lowercase or uppercase, as
+ * upper says), or -1 for a character that is not one. */
+static long hex_value(const char *p, size_t n, bool upper)
+{
+	long v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0'
+			: upper && c >= 'A' && c <= 'F' ? c - 'A' + 10
+			: !upper && c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
 /* A code point's name as -m writes it ("U+0041": four to six uppercase
  * hex digits, no surrogate, none past U+10FFFF; "0x80".."0xff" an
  * invalid byte) as the character's UTF-8 bytes, or the byte, in unit;
@@ -404,52 +424,20 @@ static int histogram_item(struct gh_json *r, int depth, uint64_t i, void *ctx)
 static size_t char_unit(const char *name, unsigned char unit[4])
 {
 	size_t len = strlen(name);
-	unsigned long v = 0;
+	long v;
 
 	if (len == 4 && name[0] == '0' && name[1] == 'x') {
-		for (size_t i = 2; i < 4; i++) {
-			char c = name[i];
-
-			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-				return 0;
-			v = v * 16 + (unsigned long)(c <= '9' ? c - '0'
-							      : c - 'a' + 10);
-		}
+		v = hex_value(name + 2, 2, false);
 		unit[0] = (unsigned char)v;
 		return v >= 0x80 ? 1 : 0;
 	}
 	if (len < 6 || len > 8 || name[0] != 'U' || name[1] != '+' ||
 	    (len > 6 && name[2] == '0'))
 		return 0;
-	for (size_t i = 2; i < len; i++) {
-		char c = name[i];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F')))
-			return 0;
-		v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : c - 'A' + 10);
-	}
-	if (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+	v = hex_value(name + 2, len - 2, true);
+	if (v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
 		return 0;
-	if (v < 0x80) {
-		unit[0] = (unsigned char)v;
-		return 1;
-	}
-	if (v < 0x800) {
-		unit[0] = (unsigned char)(0xc0 | v >> 6);
-		unit[1] = (unsigned char)(0x80 | (v & 0x3f));
-		return 2;
-	}
-	if (v < 0x10000) {
-		unit[0] = (unsigned char)(0xe0 | v >> 12);
-		unit[1] = (unsigned char)(0x80 | (v >> 6 & 0x3f));
-		unit[2] = (unsigned char)(0x80 | (v & 0x3f));
-		return 3;
-	}
-	unit[0] = (unsigned char)(0xf0 | v >> 18);
-	unit[1] = (unsigned char)(0x80 | (v >> 12 & 0x3f));
-	unit[2] = (unsigned char)(0x80 | (v >> 6 & 0x3f));
-	unit[3] = (unsigned char)(0x80 | (v & 0x3f));
-	return 4;
+	return (size_t)gh_chars_encode((uint32_t)v, unit);
 }
 
 /* An interval's "chars": {"U+0041": count, ...} */
