@@ -1,9 +1,12 @@
 /* fuzz-tokens.c - libFuzzer harness: the tokens views against a one-pass
  * reference
  *
- * Arbitrary bytes are cut into chunks of arbitrary sizes, which are handed
- * to tokens.c in an arbitrary order (as readers and parallel decoders
- * hand them over: out of order, each with its offset), and the counts
+ * Arbitrary bytes are cut into chunks of arbitrary sizes, in pieces of
+ * whole chunks (a parallel decoder's frames or members, some empty),
+ * which are handed to tokens.c in an arbitrary order (as readers and
+ * parallel decoders hand them over: out of order, each with its piece and
+ * its start there), each piece's end told at an arbitrary point after its
+ * chunks are cut (gh_tokens_end_piece), and the counts
  * must equal those of a reference that walks the whole buffer once, with
  * code of its own written from the rules (the man page's TOKENS): words
  * are maximal runs of bytes other than space, tab, CR and LF; lines are
@@ -160,7 +163,14 @@ static void collapse(struct ref *r)
 
 struct chunk {
 	size_t at, len;
+	uint64_t major, start;          /* its piece, where in it */
 };
+
+/* Tells tokens.c that piece k ended (its length in lens[k]); 0 or -1. */
+static int end_piece(struct gh_tokens *t, const uint64_t *lens, size_t k)
+{
+	return gh_tokens_end_piece(t, k, lens[k]);
+}
 
 /* What the parts of a result hold, gathered. */
 struct gathered {
@@ -183,13 +193,14 @@ static int gather(void *ctx, const struct gpuhist_tokens *part)
 /* Cuts a chunk as the GPU backend does, the reference counting what the
  * device would; 0 or -1. */
 static int device_cut(struct gh_tokens *t, const struct gpuhist_options *o,
-		      const unsigned char *p, size_t len, uint64_t offset)
+		      const unsigned char *p, size_t len, uint64_t major,
+		      uint64_t start)
 {
 	uint64_t from, to;
 	struct ref r = { 0 };
 	int ret = 0;
 
-	if (gh_tokens_cut_ends(t, p, len, offset, &from, &to))
+	if (gh_tokens_cut_ends(t, p, len, major, start, &from, &to))
 		return -1;
 	reference(p + from, (size_t)(to - from), o->tokens, o->field,
 		  o->separator, &r);
@@ -223,19 +234,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Half the runs spill, every table at a few tokens (64 of them). */
 	opts.memory = data[2] & 1 ? 64 * (64 + (data[2] >> 1) * 16) : 0;
 
-	/* Chunks of 1..most bytes, handed over in a shuffled order. */
+	/* Chunks of 1..most bytes, in pieces (a new one before a chunk one
+	 * time in four, an empty one between one time in sixteen), handed
+	 * over in a shuffled order. */
 	struct chunk *c = malloc((n + 1) * sizeof(*c));
-	size_t nc = 0;
+	uint64_t *lens = calloc(2 * n + 2, sizeof(*lens));
+	size_t nc = 0, pieces = 1;
 
-	if (!c)
+	if (!c || !lens)
 		abort();
 	for (size_t at = 0; at < n;) {
 		seed = seed * 1103515245u + 12345u;
 		size_t len = 1 + (seed >> 16) % most;
 
+		if (nc && (seed >> 20 & 3) == 0) {
+			if ((seed >> 22 & 15) == 0)
+				pieces++;       /* an empty piece */
+			pieces++;
+		}
 		if (len > n - at)
 			len = n - at;
-		c[nc++] = (struct chunk){ at, len };
+		c[nc++] = (struct chunk){ at, len, pieces - 1,
+					  lens[pieces - 1] };
+		lens[pieces - 1] += len;
 		at += len;
 	}
 	for (size_t i = nc; i > 1; i--) {
@@ -251,13 +272,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!t)
 		abort();
+	/* A piece's end is told once its chunks are cut, at a point the
+	 * seed picks: pending[] holds the pieces ready to be told. */
+	size_t *left = calloc(pieces, sizeof(*left));
+	size_t *pending = malloc(pieces * sizeof(*pending)), n_pending = 0;
+
+	if (!left || !pending)
+		abort();
+	for (size_t i = 0; i < nc; i++)
+		left[c[i].major]++;
+	for (size_t k = 0; k < pieces; k++)
+		if (!left[k])
+			pending[n_pending++] = k;
 	for (size_t i = 0; i < nc; i++) {
 		seed = seed * 1103515245u + 12345u;
 		if (seed >> 16 & 1
-		    ? device_cut(t, &opts, d + c[i].at, c[i].len, c[i].at)
-		    : gh_tokens_cut(t, d + c[i].at, c[i].len, c[i].at))
+		    ? device_cut(t, &opts, d + c[i].at, c[i].len, c[i].major,
+				 c[i].start)
+		    : gh_tokens_cut(t, d + c[i].at, c[i].len, c[i].major,
+				    c[i].start))
 			abort();
+		if (!--left[c[i].major])
+			pending[n_pending++] = c[i].major;
+		while (n_pending && (seed >> 18 & 1)) {
+			seed = seed * 1103515245u + 12345u;
+			size_t j = (seed >> 16) % n_pending;
+
+			if (end_piece(t, lens, pending[j]))
+				abort();
+			pending[j] = pending[--n_pending];
+		}
 	}
+	while (n_pending)
+		if (end_piece(t, lens, pending[--n_pending]))
+			abort();
 	if (gh_tokens_end(t, n, &got))
 		abort();
 
@@ -285,7 +333,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nc > 1) {
 		gh_tokens_reset(t);
 		for (size_t i = 1; i < nc; i++)
-			if (gh_tokens_cut(t, d + c[i].at, c[i].len, c[i].at))
+			if (gh_tokens_cut(t, d + c[i].at, c[i].len,
+					  c[i].major, c[i].start))
+				abort();
+		for (size_t k = 0; k < pieces; k++)
+			if (end_piece(t, lens, k))
 				abort();
 		if (!gh_tokens_end(t, n, &got))
 			abort();
@@ -294,5 +346,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(want.t);
 	free(have.t);
 	free(c);
+	free(lens);
+	free(left);
+	free(pending);
 	return 0;
 }
