@@ -3,8 +3,8 @@
  * As bzip2 -dc: concatenated streams are decoded in full; after the first
  * stream, bytes that do not begin another ("BZh" and a level) are
  * trailing garbage, ignored with a warning; data that ends inside a
- * stream is truncated.  bzip2 may stay serial: its blocks could be
- * decoded apart, but none of the inputs users have asked for needs it.
+ * stream is truncated.  A regular file's blocks are decoded on several
+ * cores where there are threads for them (bzip2_parallel.c).
  */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 
 #include <bzlib.h>
 
+#include "bzip2_parallel.h"
 #include "decoder.h"
 #include "packed_in.h"
 
@@ -127,10 +128,20 @@ static const struct gh_decoding *bzip2_decoding(const void *d)
 	return &libbz2;
 }
 
+/* Blocks in parallel wherever there are threads for them. */
+static int bzip2_pieces_threads(const void *d, const struct gh_file_span *file,
+				int threads)
+{
+	(void)d, (void)file;
+	return threads > 1 ? threads : 0;
+}
+
 const struct gh_decoder gh_bzip2_decoder = {
 	.open = bzip2_open,
 	.read = bzip2_read,
 	.consumed = bzip2_consumed,
 	.decoding = bzip2_decoding,
 	.free = bzip2_free,
+	.pieces_threads = bzip2_pieces_threads,
+	.pieces = gh_bzip2_pieces,
 };
