@@ -126,10 +126,14 @@ static int add_mark(struct marks *ms, struct mark m)
 }
 
 /* The marks that begin at a bit of buf[0, len) (bits from file bit
- * `base`); buf has SPAN_AFTER readable bytes past len. */
+ * `base`); buf has SPAN_AFTER readable bytes past len.  -1 when memory
+ * fails, or past a mark every 32 bytes (a block takes more: the bytes are
+ * not bzip2's, or so contrived that the serial decoder may have them). */
 static int find_marks(const unsigned char *buf, uint64_t len, uint64_t base,
 		      struct marks *ms)
 {
+	const size_t most = (size_t)(len / 32) + 2;
+
 	for (uint64_t i = 0; i < len; i++) {
 		if (!inside[buf[i + 1]])
 			continue;
@@ -140,7 +144,7 @@ static int find_marks(const unsigned char *buf, uint64_t len, uint64_t base,
 
 			if (v != BLOCK_MAGIC && v != END_MAGIC)
 				continue;
-			if (add_mark(ms, (struct mark){
+			if (ms->n == most || add_mark(ms, (struct mark){
 					.bit = base + 8 * i + s,
 					.crc = (uint32_t)(after >> (32 - s)),
 					.end = v == END_MAGIC }))
