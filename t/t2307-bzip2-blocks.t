@@ -51,7 +51,7 @@ same_verdict() {
 		"same:$([ $brc = 0 ] && echo 0 || echo 1):$([ $brc = 0 ] && echo 0 || echo 1)"
 }
 
-plan 24
+plan 25
 
 counts --raw text >want
 for f in t1.bz2 t9.bz2; do
@@ -121,6 +121,18 @@ head -c $((size / 2)) t1.bz2 >cut.bz2
 same_verdict "the file cut in the middle of a block" cut.bz2
 head -c $((size - 2)) t1.bz2 >cut2.bz2
 same_verdict "the file cut inside the stream's end" cut2.bz2
+# A megabyte of zero bytes between the first block and the second's mark
+# (the stream's CRC still right): more than a block, never held whole.
+python3 - t1.bz2 gap.bz2 <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+bits = "".join(format(x, "08b") for x in d)
+second = bits.find(format(0x314159265359, "048b"), 33)
+bits = bits[:second] + "0" * (8 << 20) + bits[second:]
+bits += "0" * (-len(bits) % 8)
+open(sys.argv[2], "wb").write(int(bits, 2).to_bytes(len(bits) // 8, "big"))
+PY
+same_verdict "a megabyte between a block and the next mark" gap.bz2
 (cat t1.bz2; printf 'garbage after it') >tail.bz2
 same_verdict "garbage after the last stream (bzip2 warns)" tail.bz2
 "$GPUHIST" -b --threads=4 tail.bz2 2>&1 >/dev/null | grep -c 'trailing garbage after EOF ignored' >how

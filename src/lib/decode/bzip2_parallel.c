@@ -24,7 +24,12 @@
  *     decoder checks them.  Each block is a piece of the input.
  *
  * Memory: a thread's span buffer, libbz2's state (3.6 MB at level 9) and
- * one block's compressed bytes; and 16 bytes a block for the list.
+ * one block's compressed bytes (at most BLOCK_BITS_MAX: more between two
+ * marks is not a block an encoder writes, and goes to the serial
+ * decoder); and 16 bytes a mark for the list, then a block (bzip2's
+ * blocks are kilobytes; marks closer than 64 bytes apart, which only
+ * contrived files or streams of a few bytes each have, go to the serial
+ * decoder before they take more than a quarter of the file's size).
  */
 #include "config.h"
 
@@ -50,6 +55,15 @@
 #define END_MAGIC 0x177245385090ull
 #define MAGIC_MASK 0xffffffffffffull
 
+/* More bits than any encoder writes for a block of a level: at most
+ * level * 100000 symbols of at most 20 bits, 32767 selectors of at most
+ * 6 bits, 6 tables of 258 lengths, the header and symbol map; rounded
+ * well up.  (libbz2 would take code lengths stretched without end by +1
+ * -1 steps, but no encoder writes them; like bytes left between a block
+ * and the next mark, they go to the serial decoder, which judges them
+ * holding no more than its buffers.) */
+#define BLOCK_BITS_MAX(level) (8 * ((uint64_t)(level) * 250000 + 65536))
+
 static const struct gh_decoding in_parallel = {
 	"bzip2", "libbz2, blocks in parallel" };
 
@@ -66,11 +80,11 @@ struct marks {
 	size_t n, cap;
 };
 
-/* A block to decode: its bits [bit, end) and its stream's level. */
+/* A block to decode: its first bit, its stream's level (bit << 4 | level),
+ * its length in bits (at most BLOCK_BITS_MAX) and its CRC. */
 struct block {
-	uint64_t bit, end;
-	uint32_t crc;
-	unsigned char level;
+	uint64_t at;
+	uint32_t bits, crc;
 };
 
 struct bp {
@@ -127,12 +141,11 @@ static int add_mark(struct marks *ms, struct mark m)
 
 /* The marks that begin at a bit of buf[0, len) (bits from file bit
  * `base`); buf has SPAN_AFTER readable bytes past len.  -1 when memory
- * fails, or past a mark every 32 bytes (a block takes more: the bytes are
- * not bzip2's, or so contrived that the serial decoder may have them). */
+ * fails, or past a mark every 64 bytes (see the top). */
 static int find_marks(const unsigned char *buf, uint64_t len, uint64_t base,
 		      struct marks *ms)
 {
-	const size_t most = (size_t)(len / 32) + 2;
+	const size_t most = (size_t)(len / 64) + 2;
 
 	for (uint64_t i = 0; i < len; i++) {
 		if (!inside[buf[i + 1]])
@@ -183,56 +196,82 @@ static void *find_spans(void *arg)
 	return NULL;
 }
 
+/* Marks in file order, span after span; each span's list is freed once
+ * walked. */
+struct mark_walk {
+	struct bp *p;
+	uint64_t span;
+	size_t at;
+};
+
+static bool next_mark(struct mark_walk *w, struct mark *m)
+{
+	struct bp *p = w->p;
+
+	while (w->span < p->n_spans && w->at == p->spans[w->span].n) {
+		free(p->spans[w->span].m);
+		p->spans[w->span].m = NULL;
+		w->span++;
+		w->at = 0;
+	}
+	if (w->span == p->n_spans)
+		return false;
+	*m = p->spans[w->span].m[w->at++];
+	return true;
+}
+
+static int add_block(struct bp *p, uint64_t *cap, struct block b)
+{
+	if (p->n_blocks == *cap) {
+		uint64_t n = *cap ? 2 * *cap : 256;
+		struct block *bs = realloc(p->blocks, n * sizeof(*bs));
+
+		if (!bs)
+			return -1;
+		p->blocks = bs;
+		*cap = n;
+	}
+	p->blocks[p->n_blocks++] = b;
+	return 0;
+}
+
 /* The marks of every span, in file order, as streams: p->blocks.  0, or
  * -1 when they are not the streams bzip2 writes (the serial decoder is to
  * judge) or memory failed. */
 static int check_streams(struct bp *p)
 {
-	uint64_t pos = p->start, n = 0, k = 0;
-	struct mark *all;
-	int ret = -1;
+	struct mark_walk w = { .p = p };
+	struct mark m, next;
+	uint64_t pos = p->start, cap = 0;
 
-	for (uint64_t s = 0; s < p->n_spans; s++)
-		n += p->spans[s].n;
-	all = malloc((n ? n : 1) * sizeof(*all));
-	p->blocks = malloc((n ? n : 1) * sizeof(*p->blocks));
-	if (!all || !p->blocks)
-		goto out;
-	for (uint64_t s = 0, at = 0; s < p->n_spans; s++) {
-		if (p->spans[s].n)
-			memcpy(all + at, p->spans[s].m,
-			       p->spans[s].n * sizeof(*all));
-		at += p->spans[s].n;
-	}
 	while (pos < p->end) {
 		unsigned char h[4];
 		uint32_t combined = 0;
+		unsigned level;
 
 		if (p->end - pos < 4 || !gh_read_at(p->fd, h, 4, pos) ||
 		    memcmp(h, "BZh", 3) || h[3] < '1' || h[3] > '9')
-			goto out;       /* garbage, or cut short */
-		if (k == n || all[k].bit != 8 * (pos + 4))
-			goto out;
-		for (; !all[k].end; k++) {
-			if (k + 1 == n)
-				goto out;       /* the stream does not end */
-			p->blocks[p->n_blocks++] = (struct block){
-				all[k].bit, all[k + 1].bit, all[k].crc,
-				(unsigned char)(h[3] - '0') };
-			combined = (combined << 1 | combined >> 31) ^
-				   all[k].crc;
+			return -1;      /* garbage, or cut short */
+		level = h[3] - '0';
+		if (!next_mark(&w, &m) || m.bit != 8 * (pos + 4))
+			return -1;
+		for (; !m.end; m = next) {
+			if (!next_mark(&w, &next))
+				return -1;      /* the stream does not end */
+			if (next.bit - m.bit > BLOCK_BITS_MAX(level) ||
+			    add_block(p, &cap, (struct block){
+					    m.bit << 4 | level,
+					    (uint32_t)(next.bit - m.bit),
+					    m.crc }))
+				return -1;
+			combined = (combined << 1 | combined >> 31) ^ m.crc;
 		}
-		if (all[k].crc != combined || all[k].bit + 80 > 8 * p->end)
-			goto out;
-		pos = (all[k].bit + 80 + 7) / 8;
-		k++;
+		if (m.crc != combined || m.bit + 80 > 8 * p->end)
+			return -1;
+		pos = (m.bit + 80 + 7) / 8;
 		p->streams++;
 	}
-	if (k == n)             /* no magic past the streams */
-		ret = 0;
-out:
-	free(all);
-	return ret;
+	return next_mark(&w, &m) ? -1 : 0;     /* a magic past the streams */
 }
 
 /* A thread's own: libbz2's stream, the made-up stream's bytes, and the
@@ -284,9 +323,10 @@ static void put_bits(unsigned char *buf, uint64_t *at, uint64_t v, unsigned n)
 static bool make_stream(struct bp_thread *t, const struct block *b,
 			size_t *len)
 {
-	uint64_t first = b->bit / 8, last = (b->end + 7) / 8;
-	uint64_t bits = b->end - b->bit, at = 32 + bits;
-	unsigned shift = b->bit % 8;
+	uint64_t bit = b->at >> 4, end = bit + b->bits;
+	uint64_t first = bit / 8, last = (end + 7) / 8;
+	uint64_t at = 32 + (uint64_t)b->bits;
+	unsigned shift = bit % 8;
 	size_t need = 4 + (size_t)(last - first) + 12;
 
 	if (need > t->in_cap) {
@@ -315,7 +355,7 @@ static bool make_stream(struct bp_thread *t, const struct block *b,
 	in[0] = 'B';
 	in[1] = 'Z';
 	in[2] = 'h';
-	in[3] = (unsigned char)('0' + b->level);
+	in[3] = (unsigned char)('0' + (b->at & 15));
 	put_bits(in, &at, END_MAGIC, 48);
 	put_bits(in, &at, b->crc, 32);
 	*len = (size_t)((at + 7) / 8);
@@ -369,6 +409,9 @@ static bool decode_block(struct bp_thread *t, const struct block *b,
 		}
 	}
 	BZ2_bzDecompressEnd(&bz);
+	/* Ended, and at the made-up end: bits left between a block and the
+	 * next mark can read as an end of their own (the end magic's last
+	 * three bits are its first three), leaving ours unread. */
 	if (ret != BZ_STREAM_END || bz.avail_in) {
 		gh_pieces_bad(&p->st);
 		return false;
@@ -398,7 +441,8 @@ static void *decode_blocks(void *arg)
 			break;
 		}
 		if (p->progress)
-			p->progress(p->ctx, decoded, p->blocks[k].end / 8);
+			p->progress(p->ctx, decoded,
+				    ((p->blocks[k].at >> 4) + p->blocks[k].bits) / 8);
 	}
 	submit_chunk(&t, atomic_load(&p->st.bad));
 	free(t.in);

@@ -195,7 +195,8 @@ static int build(uint32_t *tab, unsigned pbits, const uint8_t *lens,
  * their lengths summed.  A csv-like log under gzip -6 (3.6:1) is three
  * symbols in five literals, and 77 % of them come two at a time so (31 M
  * literals and 22 M matches in 256 MiB).  Entries are rewritten from the
- * top down: entry i reads i >> len, below it, still single.
+ * top down: entry i reads i >> len, below it (or itself, for i = 0), still
+ * single.
  */
 static void pair_literals(uint32_t *tab)
 {
