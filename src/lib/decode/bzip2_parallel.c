@@ -29,7 +29,7 @@
  * decoder); and 16 bytes a mark for the list, then a block (bzip2's
  * blocks are kilobytes; marks closer than 64 bytes apart, which only
  * contrived files or streams of a few bytes each have, go to the serial
- * decoder before they take more than a quarter of the file's size).
+ * decoder before their lists take more than a quarter of the file's size).
  */
 #include "config.h"
 
