@@ -114,6 +114,14 @@ gen() { python3 "$T_SRCDIR/gen.py" "$@"; }
 # gendata SEED BYTES: deterministic mixed test data on stdout (t/gendata.py).
 gendata() { python3 "$T_SRCDIR/gendata.py" "$@"; }
 
+# flip FILE OFFSET: FILE with the byte at OFFSET (modulo its size)
+# inverted, to stdout.
+flip() {
+	python3 -c 'import sys
+d = bytearray(open(sys.argv[1], "rb").read()); i = int(sys.argv[2]) % len(d)
+d[i] ^= 0xff; sys.stdout.buffer.write(d)' "$1" "$2"
+}
+
 # check_tokens DESC VIEW PLAIN ARGS...: gpuhist -f json ARGS (run in the
 # current directory), its tokens against Python's counting of the file
 # PLAIN in VIEW (t/tokenoracle.py's words, lines, field:N, field:N:BYTE).

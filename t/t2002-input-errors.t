@@ -12,8 +12,8 @@ cd "$TMP" || exit 1
 gzip -9c good1 >good.gz
 size=$(wc -c <good.gz | tr -d ' ')
 
-# flip FILE OFFSET COUNT: inverts COUNT bytes of FILE from OFFSET on.
-flip() {
+# flip_in FILE OFFSET COUNT: inverts COUNT bytes of FILE from OFFSET on.
+flip_in() {
 	python3 -c 'import sys
 f, off, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 d = bytearray(open(f, "rb").read())
@@ -22,10 +22,10 @@ for i in range(off, off + n):
 open(f, "wb").write(d)' "$@"
 }
 
-cp good.gz corrupt.gz && flip corrupt.gz $((size / 2)) 16
+cp good.gz corrupt.gz && flip_in corrupt.gz $((size / 2)) 16
 head -c $((size / 2)) good.gz >truncated.gz
-cp good.gz badcrc.gz && flip badcrc.gz $((size - 8)) 1
-cp good.gz badlen.gz && flip badlen.gz $((size - 3)) 1
+cp good.gz badcrc.gz && flip_in badcrc.gz $((size - 8)) 1
+cp good.gz badlen.gz && flip_in badlen.gz $((size - 3)) 1
 { cat good.gz; echo 'trailing garbage'; } >garbage.gz
 printf '\037\213' >magic-only.gz
 cat good.gz truncated.gz >second-truncated.gz

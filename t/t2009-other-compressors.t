@@ -55,13 +55,6 @@ verdict() {
 	fi
 }
 
-# flip FILE OFFSET: FILE with the byte at OFFSET inverted, to stdout.
-flip() {
-	python3 -c 'import sys
-d = bytearray(open(sys.argv[1], "rb").read()); i = int(sys.argv[2]) % len(d)
-d[i] ^= 0xff; sys.stdout.buffer.write(d)' "$1" "$2"
-}
-
 # A zstd skippable frame of n bytes of content: magic 0x184D2A5?, length.
 skippable() {
 	python3 -c 'import sys, struct

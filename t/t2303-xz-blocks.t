@@ -22,13 +22,6 @@ xz -T4 --block-size=50001 -c utf8 >u.xz
 # counts ARGS...: byte counts, the name column dropped.
 counts() { "$GPUHIST" -b -f tsv "$@" 2>/dev/null | sed 1d | cut -f2-; }
 
-# flip FILE OFFSET: FILE with the byte at OFFSET inverted, to stdout.
-flip() {
-	python3 -c 'import sys
-d = bytearray(open(sys.argv[1], "rb").read()); i = int(sys.argv[2]) % len(d)
-d[i] ^= 0xff; sys.stdout.buffer.write(d)' "$1" "$2"
-}
-
 # same_verdict DESCRIPTION FILE: 4 threads, one thread and a pipe agree
 # on FILE (exit status, messages, counts), and with xz -dc on whether it
 # decodes and, where it does, on its bytes.

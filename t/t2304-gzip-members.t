@@ -119,11 +119,6 @@ is "40 members with 65,000-byte headers over stored data: gzip -dc's counts on 4
 	"$bad" ""
 
 size=$(stat -c %s t.gz)
-flip() {
-	python3 -c 'import sys
-d = bytearray(open(sys.argv[1], "rb").read()); i = int(sys.argv[2]) % len(d)
-d[i] ^= 0xff; sys.stdout.buffer.write(d)' "$1" "$2"
-}
 flip t.gz $((size / 2)) >f1.gz
 same_verdict "a byte flipped in a member in the middle" f1.gz
 # The header of a member in the middle: where a segment may begin.

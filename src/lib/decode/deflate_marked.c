@@ -725,26 +725,14 @@ huffman_walk(struct gh_dm *dm)
 			/* Three more entries of literals without a refill: a
 			 * primary entry is at most LIT_BITS, and
 			 * 56 - 15 >= 3 * 11. */
-			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-			if (E_KIND(e) == K_LIT) {
+			for (int k = 0; k < 3; k++) {
+				e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
+				if (E_KIND(e) != K_LIT)
+					break;
 				bitbuf >>= E_LEN(e);
 				bitcnt -= E_LEN(e);
 				put_literals(out + pos, e);
 				pos += E_EXTRA(e);
-				e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-				if (E_KIND(e) == K_LIT) {
-					bitbuf >>= E_LEN(e);
-					bitcnt -= E_LEN(e);
-					put_literals(out + pos, e);
-					pos += E_EXTRA(e);
-					e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
-					if (E_KIND(e) == K_LIT) {
-						bitbuf >>= E_LEN(e);
-						bitcnt -= E_LEN(e);
-						put_literals(out + pos, e);
-						pos += E_EXTRA(e);
-					}
-				}
 			}
 			REFILL();
 			e = lit[bitbuf & ((1u << LIT_BITS) - 1)];
