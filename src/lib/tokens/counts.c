@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "adopted.h"
+#include "bigmem.h"
 #include "counts.h"
 #include "run_each.h"
 #include "spill.h"
@@ -57,7 +58,8 @@ struct gh_counts {
 	const char *why;                /* a failure's reason, where not
 					 * the spill's or memory */
 	/* the tokens held in memory, and the result */
-	struct gpuhist_token *listed;
+	struct gpuhist_token *listed;   /* in listed_bytes (bigmem.h) */
+	size_t listed_bytes;
 	uint64_t n_listed, listed_total;
 	struct gpuhist_tokens result;
 };
@@ -140,7 +142,7 @@ static int write_table(struct gh_counts *c, struct gh_token_table *t,
 	/* An arena a long unit grew past the limit goes, not to let the
 	 * table hold that much again before its next spill. */
 	if (c->memory && t->arena_cap > c->memory / SHARDS) {
-		free(t->arena);
+		gh_big_free(t->arena, t->arena_cap);
 		t->arena = NULL;
 		t->arena_cap = 0;
 	}
@@ -582,9 +584,10 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	}
 	if (c->adopted.data)
 		adopted = c->adopted.distinct;
-	free(c->listed);
-	c->listed = malloc((adopted + used ? adopted + used : 1) *
-			   sizeof(*c->listed));
+	gh_big_free(c->listed, c->listed_bytes);
+	c->listed_bytes = (adopted + used ? adopted + used : 1) *
+			  sizeof(*c->listed);
+	c->listed = gh_big_alloc(c->listed_bytes, false);
 	if (!c->listed)
 		return fail(c);
 	/* The adopted first: those the tables hold are counted there
@@ -837,7 +840,7 @@ void gh_counts_free(struct gh_counts *c)
 		gh_token_table_free(&c->shard[k].table);
 	}
 	free(c->parts);
-	free(c->listed);
+	gh_big_free(c->listed, c->listed_bytes);
 	free(c->dir);
 	free(c);
 }

@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "bigmem.h"
 #include "table.h"
 
 uint64_t gh_token_table_bytes(const struct gh_token_table *t)
@@ -12,35 +12,17 @@ uint64_t gh_token_table_bytes(const struct gh_token_table *t)
 	return t->cap * sizeof(*t->slot) + t->arena_cap;
 }
 
-/* Slot arrays this large are mapped with their pages faulted in at once:
- * a table that doubles touches every page of each new array at random,
- * and faulting them one at a time was most of the system time (bench/
- * NOTES.md, "Tokens on the GPU").  Smaller ones come from malloc. */
-#define MAPPED ((uint64_t)1 << 16)
-#ifndef MAP_POPULATE
-#define MAP_POPULATE 0
-#endif
-
 static struct gh_token_entry *slots_new(uint64_t cap)
 {
-	size_t bytes = cap * sizeof(struct gh_token_entry);
-	void *p;
-
-	if (bytes < MAPPED)
-		return calloc(cap, sizeof(struct gh_token_entry));
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+	/* Written at random: without huge pages, faulted in at once (one
+	 * page at a time was most of the system time: bench/NOTES.md,
+	 * "Tokens on the GPU"). */
+	return gh_big_alloc(cap * sizeof(struct gh_token_entry), true);
 }
 
 static void slots_free(struct gh_token_entry *slot, uint64_t cap)
 {
-	size_t bytes = cap * sizeof(*slot);
-
-	if (bytes < MAPPED)
-		free(slot);
-	else if (slot)
-		munmap(slot, bytes);
+	gh_big_free(slot, cap * sizeof(*slot));
 }
 
 /* The slots and their count, stored whole: another thread, holding no
@@ -76,7 +58,8 @@ static int grow_slots(struct gh_token_table *t, uint64_t cap)
 
 static int grow_arena(struct gh_token_table *t, uint64_t cap)
 {
-	unsigned char *a = realloc(t->arena, cap);
+	unsigned char *a = gh_big_grow(t->arena, t->arena_cap, cap,
+				       t->arena_len);
 
 	if (!a)
 		return -1;
@@ -190,7 +173,7 @@ void gh_token_table_clear(struct gh_token_table *t)
 void gh_token_table_free(struct gh_token_table *t)
 {
 	slots_free(t->slot, t->cap);
-	free(t->arena);
+	gh_big_free(t->arena, t->arena_cap);
 	publish_slots(t, NULL, 0);
 	t->used = t->total = 0;
 	t->arena = NULL;

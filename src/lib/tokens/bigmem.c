@@ -1,0 +1,108 @@
+/* bigmem.c - the tokens' large arrays in huge pages (bigmem.h) */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bigmem.h"
+
+/* Below this, malloc's; from HUGE on, huge pages where there are any. */
+#define SMALL ((size_t)64 << 10)
+#define HUGE ((size_t)2 << 20)
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
+
+static pthread_once_t looked = PTHREAD_ONCE_INIT;
+static bool huge_pages;
+static size_t page = 4096;
+
+/* Whether the kernel gives huge pages to a range that asks for them (its
+ * setting is "always" or "madvise", not "never"), and its page size. */
+static void look(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128];
+	long sz = sysconf(_SC_PAGESIZE);
+
+	if (sz > 0)
+		page = (size_t)sz;
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f))
+		huge_pages = !strstr(line, "[never]");
+	fclose(f);
+#ifndef MADV_HUGEPAGE
+	huge_pages = false;
+#endif
+}
+
+/* A mapping of bytes (whole pages), aligned to HUGE and marked for huge
+ * pages where it is that large and they are given. */
+static void *map(size_t bytes, bool populate)
+{
+	bool huge;
+	unsigned char *p;
+
+	pthread_once(&looked, look);
+	huge = bytes >= HUGE && huge_pages;
+	bytes = (bytes + page - 1) & ~(page - 1);
+	p = mmap(NULL, huge ? bytes + HUGE : bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS |
+			 (populate && !huge ? MAP_POPULATE : 0),
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!huge)
+		return p;
+#ifdef MADV_HUGEPAGE
+	/* Its first HUGE-aligned byte on; what is before and after goes. */
+	size_t head = (HUGE - (uintptr_t)p % HUGE) % HUGE;
+
+	if (head)
+		munmap(p, head);
+	if (HUGE - head)
+		munmap(p + head + bytes, HUGE - head);
+	p += head;
+	(void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void *gh_big_alloc(size_t bytes, bool populate)
+{
+	return bytes < SMALL ? calloc(1, bytes ? bytes : 1)
+			     : map(bytes, populate);
+}
+
+void gh_big_free(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	if (bytes < SMALL)
+		free(p);
+	else
+		munmap(p, (bytes + page - 1) & ~(page - 1));
+}
+
+void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
+{
+	void *q;
+
+	if (!p)
+		old = 0;
+	if (old < SMALL && bytes < SMALL)
+		return realloc(p, bytes ? bytes : 1);
+	q = gh_big_alloc(bytes, false);
+	if (!q)
+		return NULL;
+	if (keep)
+		memcpy(q, p, keep);
+	gh_big_free(p, old);
+	return q;
+}
