@@ -1,4 +1,5 @@
 /* bigmem.c - the tokens' large arrays in huge pages (bigmem.h) */
+#define _GNU_SOURCE 1           /* mremap */
 #include "config.h"
 
 #include <pthread.h>
@@ -98,6 +99,21 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		old = 0;
 	if (old < SMALL && bytes < SMALL)
 		return realloc(p, bytes ? bytes : 1);
+#ifdef MREMAP_MAYMOVE
+	if (old >= SMALL && bytes >= SMALL) {
+		/* Its pages moved, not copied: the kernel places a length of
+		 * whole huge pages on a huge page's boundary, keeping them. */
+		q = mremap(p, (old + page - 1) & ~(page - 1),
+			   (bytes + page - 1) & ~(page - 1), MREMAP_MAYMOVE);
+		if (q == MAP_FAILED)
+			return NULL;
+#ifdef MADV_HUGEPAGE
+		if (bytes >= HUGE && huge_pages)
+			(void)madvise(q, bytes, MADV_HUGEPAGE);
+#endif
+		return q;
+	}
+#endif
 	q = gh_big_alloc(bytes, false);
 	if (!q)
 		return NULL;
