@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tokens/adopted.h"
+#include "tokens/bigmem.h"
 #include "tokens/counts.h"
 #include "tokens/table.h"
 
@@ -70,7 +71,7 @@ static struct gh_adopted list_of(const struct tc *tc, uint64_t n)
 		order[i - 1] = order[j];
 		order[j] = x;
 	}
-	a.data = calloc(1, a.bytes ? a.bytes : 1);
+	a.data = gh_big_alloc(a.bytes, false);
 	a.windows = gh_adopted_windows(a.bytes);
 	a.first = malloc(a.windows * sizeof(*a.first));
 	a.n = calloc(a.windows, sizeof(*a.n));

@@ -61,6 +61,7 @@
 #include "gpu_private.h"
 #include "run_each.h"
 #include "tokens/adopted.h"
+#include "tokens/bigmem.h"
 #include "tokens/tokens.h"
 
 _Static_assert(GH_TOK_WORDS == GPUHIST_TOKENS_WORDS &&
@@ -892,7 +893,8 @@ static int pick_commonest(struct gpu_tok_table *t)
 		ret = 1;
 		goto out;
 	}
-	a.data = malloc(bytes ? bytes : 1);
+	a.data = gh_big_alloc(bytes, false);
+	a.bytes = bytes;                /* the size gh_adopted_free lets go */
 	if (!a.data || cudaMalloc((void **)&d_out, bytes ? bytes : 8)) {
 		cudaGetLastError();     /* no room: handed over whole */
 		d_out = NULL;
@@ -981,7 +983,8 @@ static int hand_over(struct gpu_tok_table *t)
 	if (!gh_tokens_may_adopt(t->owner, bytes, distinct))
 		return 1;
 	a.windows = gh_adopted_windows(bytes);
-	a.data = malloc(bytes);
+	a.data = gh_big_alloc(bytes, false);
+	a.bytes = bytes;                /* the size gh_adopted_free lets go */
 	a.first = malloc(a.windows * sizeof(*a.first));
 	a.n = malloc(a.windows * sizeof(*a.n));
 	if (!a.data || !a.first || !a.n) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "adopted.h"
+#include "bigmem.h"
 #include "run_each.h"
 
 #define TABLES_MAX GH_ADOPTED_TABLES_MAX
@@ -285,7 +286,7 @@ uint64_t gh_adopted_close_holes(struct gpuhist_token *tok, uint64_t n,
 
 void gh_adopted_free(struct gh_adopted *a)
 {
-	free(a->data);
+	gh_big_free(a->data, a->bytes);
 	free(a->first);
 	free(a->n);
 	memset(a, 0, sizeof(*a));
