@@ -575,7 +575,7 @@ static void *copy_share(void *arg)
 	return NULL;
 }
 
-/* Copies table t's arena [0, bytes) into `to` (host memory of malloc's)
+/* Copies table t's arena [0, bytes) into `to` (gh_big_alloc's memory)
  * through its pinned windows, the next window's copy under this one's
  * move into `to` on several threads (the page faults of a fresh GiB were
  * most of a copy straight into it: bench/NOTES.md); 0, or -1 with the

@@ -101,8 +101,9 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		return realloc(p, bytes ? bytes : 1);
 #ifdef MREMAP_MAYMOVE
 	if (old >= SMALL && bytes >= SMALL) {
-		/* Its pages moved, not copied: the kernel places a length of
-		 * whole huge pages on a huge page's boundary, keeping them. */
+		/* Its pages moved, not copied: Linux 6.x places a length of
+		 * whole huge pages on a huge page's boundary, keeping them
+		 * (an older kernel may split them: slower, not wrong). */
 		q = mremap(p, (old + page - 1) & ~(page - 1),
 			   (bytes + page - 1) & ~(page - 1), MREMAP_MAYMOVE);
 		if (q == MAP_FAILED)

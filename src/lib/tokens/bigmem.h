@@ -26,9 +26,10 @@ void *gh_big_alloc(size_t bytes, bool populate);
 void gh_big_free(void *p, size_t bytes);
 
 /* An array of `bytes` holding the first `keep` bytes of p (an array of
- * `old` bytes, or NULL with old 0), which is let go; NULL when out of
- * memory, p then kept.  Mapped arrays are moved by the kernel (mremap),
- * not copied; the bytes past keep are not zeroed. */
+ * `old` bytes, or NULL with old 0; keep no more than old or bytes), which
+ * is let go; NULL when out of memory, p then kept.  Mapped arrays are
+ * moved by the kernel (mremap), not copied; the bytes past keep are not
+ * zeroed. */
 void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep);
 
 #endif
