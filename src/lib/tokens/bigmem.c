@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "bigmem.h"
@@ -43,6 +44,23 @@ static void look(void)
 #endif
 }
 
+/* Whether the kernel likely has huge pages free for `bytes` more, without
+ * reclaiming or compacting memory for each (what a machine whose page
+ * cache fills its memory, a log server's, would do at every fault: on the
+ * VM, 1.3-1.8x the system time of small pages; bench/NOTES.md, "Session
+ * 25"): an eighth of the memory free, and 16 times the array. */
+static bool roomy(size_t bytes)
+{
+	struct sysinfo si;
+	uint64_t free_bytes;
+
+	if (sysinfo(&si))
+		return false;
+	free_bytes = (uint64_t)si.freeram * si.mem_unit;
+	return free_bytes >= (uint64_t)si.totalram * si.mem_unit / 8 &&
+	       free_bytes / 16 >= bytes;
+}
+
 /* A mapping of bytes (whole pages), aligned to HUGE and marked for huge
  * pages where it is that large and they are given. */
 static void *map(size_t bytes, bool populate)
@@ -51,7 +69,7 @@ static void *map(size_t bytes, bool populate)
 	unsigned char *p;
 
 	pthread_once(&looked, look);
-	huge = bytes >= HUGE && huge_pages;
+	huge = bytes >= HUGE && huge_pages && roomy(bytes);
 	bytes = (bytes + page - 1) & ~(page - 1);
 	p = mmap(NULL, huge ? bytes + HUGE : bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS |
@@ -109,8 +127,10 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		if (q == MAP_FAILED)
 			return NULL;
 #ifdef MADV_HUGEPAGE
+		/* Its mapping's mark, as a new one's would be now. */
 		if (bytes >= HUGE && huge_pages)
-			(void)madvise(q, bytes, MADV_HUGEPAGE);
+			(void)madvise(q, bytes, roomy(bytes) ? MADV_HUGEPAGE
+							     : MADV_NOHUGEPAGE);
 #endif
 		return q;
 	}
