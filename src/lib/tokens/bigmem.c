@@ -20,9 +20,13 @@
 #define MAP_POPULATE 0
 #endif
 
-static pthread_once_t looked = PTHREAD_ONCE_INIT;
-static bool huge_pages;
-static size_t page = 4096;
+/* The machine's, the same for every caller: looked up once (look()),
+ * read only after. */
+static struct {
+	pthread_once_t looked;
+	bool huge_pages;        /* the kernel gives them to a range asking */
+	size_t page;            /* its page size */
+} sys = { PTHREAD_ONCE_INIT, false, 4096 };
 
 /* Whether the kernel gives huge pages to a range that asks for them (its
  * setting is "always" or "madvise", not "never"), and its page size. */
@@ -33,14 +37,14 @@ static void look(void)
 	long sz = sysconf(_SC_PAGESIZE);
 
 	if (sz > 0)
-		page = (size_t)sz;
+		sys.page = (size_t)sz;
 	if (!f)
 		return;
 	if (fgets(line, sizeof(line), f))
-		huge_pages = !strstr(line, "[never]");
+		sys.huge_pages = !strstr(line, "[never]");
 	fclose(f);
 #ifndef MADV_HUGEPAGE
-	huge_pages = false;
+	sys.huge_pages = false;
 #endif
 }
 
@@ -68,9 +72,9 @@ static void *map(size_t bytes, bool populate)
 	bool huge;
 	unsigned char *p;
 
-	pthread_once(&looked, look);
-	huge = bytes >= HUGE && huge_pages && roomy(bytes);
-	bytes = (bytes + page - 1) & ~(page - 1);
+	pthread_once(&sys.looked, look);
+	huge = bytes >= HUGE && sys.huge_pages && roomy(bytes);
+	bytes = (bytes + sys.page - 1) & ~(sys.page - 1);
 	p = mmap(NULL, huge ? bytes + HUGE : bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS |
 			 (populate && !huge ? MAP_POPULATE : 0),
@@ -106,7 +110,7 @@ void gh_big_free(void *p, size_t bytes)
 	if (bytes < SMALL)
 		free(p);
 	else
-		munmap(p, (bytes + page - 1) & ~(page - 1));
+		munmap(p, (bytes + sys.page - 1) & ~(sys.page - 1));
 }
 
 void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
@@ -122,13 +126,13 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		/* Its pages moved, not copied: Linux 6.x places a length of
 		 * whole huge pages on a huge page's boundary, keeping them
 		 * (an older kernel may split them: slower, not wrong). */
-		q = mremap(p, (old + page - 1) & ~(page - 1),
-			   (bytes + page - 1) & ~(page - 1), MREMAP_MAYMOVE);
+		q = mremap(p, (old + sys.page - 1) & ~(sys.page - 1),
+			   (bytes + sys.page - 1) & ~(sys.page - 1), MREMAP_MAYMOVE);
 		if (q == MAP_FAILED)
 			return NULL;
 #ifdef MADV_HUGEPAGE
 		/* Its mapping's mark, as a new one's would be now. */
-		if (bytes >= HUGE && huge_pages)
+		if (bytes >= HUGE && sys.huge_pages)
 			(void)madvise(q, bytes, roomy(bytes) ? MADV_HUGEPAGE
 							     : MADV_NOHUGEPAGE);
 #endif
