@@ -83,7 +83,9 @@ int main(void)
 		if (good)
 			fill(p, sizes[i], (unsigned)i);
 		good = good && holds(p, sizes[i], (unsigned)i);
-		snprintf(what, sizeof(what), "%zu bytes made: zeroes, then what is written", sizes[i]);
+		snprintf(what, sizeof(what),
+			 "%zu bytes made: zeroes, then what is written",
+			 sizes[i]);
 		ok(good, what);
 		gh_big_free(p, sizes[i]);
 	}

@@ -48,6 +48,12 @@ static void look(void)
 #endif
 }
 
+/* bytes rounded up to whole pages. */
+static size_t whole_pages(size_t bytes)
+{
+	return (bytes + sys.page - 1) & ~(sys.page - 1);
+}
+
 /* Whether the kernel likely has huge pages free for `bytes` more, without
  * reclaiming or compacting memory for each (what a machine whose page
  * cache fills its memory, a log server's, would do at every fault: on the
@@ -74,7 +80,7 @@ static void *map(size_t bytes, bool populate)
 
 	pthread_once(&sys.looked, look);
 	huge = bytes >= HUGE && sys.huge_pages && roomy(bytes);
-	bytes = (bytes + sys.page - 1) & ~(sys.page - 1);
+	bytes = whole_pages(bytes);
 	p = mmap(NULL, huge ? bytes + HUGE : bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS |
 			 (populate && !huge ? MAP_POPULATE : 0),
@@ -110,7 +116,7 @@ void gh_big_free(void *p, size_t bytes)
 	if (bytes < SMALL)
 		free(p);
 	else
-		munmap(p, (bytes + sys.page - 1) & ~(sys.page - 1));
+		munmap(p, whole_pages(bytes));
 }
 
 void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
@@ -126,8 +132,8 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		/* Its pages moved, not copied: Linux 6.x places a length of
 		 * whole huge pages on a huge page's boundary, keeping them
 		 * (an older kernel may split them: slower, not wrong). */
-		q = mremap(p, (old + sys.page - 1) & ~(sys.page - 1),
-			   (bytes + sys.page - 1) & ~(sys.page - 1), MREMAP_MAYMOVE);
+		q = mremap(p, whole_pages(old), whole_pages(bytes),
+			   MREMAP_MAYMOVE);
 		if (q == MAP_FAILED)
 			return NULL;
 #ifdef MADV_HUGEPAGE
