@@ -13,6 +13,20 @@
 
 #include "bigmem.h"
 
+/* ThreadSanitizer does not follow mremap: the shadow of what a moved
+ * array held stays at its old addresses, and whatever is mapped there
+ * next seems to race with it.  Under it, arrays are grown by a copy. */
+#if defined(__SANITIZE_THREAD__)         /* GCC */
+#define UNDER_TSAN 1
+#elif defined(__has_feature)            /* Clang */
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#if defined(MREMAP_MAYMOVE) && !defined(UNDER_TSAN)
+#define MOVE_BY_MREMAP 1
+#endif
+
 /* Below this, malloc's; from HUGE on, huge pages where there are any. */
 #define SMALL ((size_t)64 << 10)
 #define HUGE ((size_t)2 << 20)
@@ -127,7 +141,7 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 		old = 0;
 	if (old < SMALL && bytes < SMALL)
 		return realloc(p, bytes ? bytes : 1);
-#ifdef MREMAP_MAYMOVE
+#ifdef MOVE_BY_MREMAP
 	if (old >= SMALL && bytes >= SMALL) {
 		/* Its pages moved, not copied: Linux 6.x places a length of
 		 * whole huge pages on a huge page's boundary, keeping them
