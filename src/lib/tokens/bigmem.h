@@ -6,9 +6,10 @@
  * (faults, its accounting) and taking them back was most of a 16-thread
  * run's time (bench/NOTES.md, "Session 25").  Arrays of 2 MiB and more
  * are mapped on their own, aligned to 2 MiB and marked for transparent
- * huge pages, faulted in as they are first written; where the kernel
- * has no huge pages for us, they are faulted in at once when the caller
- * asks (random writes), else as written.  Smaller ones come from malloc.
+ * huge pages, faulted in as they are first written, where the kernel
+ * gives huge pages and an eighth of the memory is free; otherwise (or
+ * from 64 KiB) in small pages, faulted in at once when the caller asks
+ * (random writes), else as written.  Smaller ones come from malloc.
  * The caller keeps each array's size: it says which way it was made.
  */
 #ifndef GH_BIGMEM_H
