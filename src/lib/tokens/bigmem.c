@@ -85,15 +85,21 @@ static bool roomy(size_t bytes)
 	       free_bytes / 16 >= bytes;
 }
 
+/* Whether an array of bytes is to ask for huge pages: one rule for a new
+ * mapping and a grown one. */
+static bool want_huge(size_t bytes)
+{
+	pthread_once(&sys.looked, look);
+	return bytes >= HUGE && sys.huge_pages && roomy(bytes);
+}
+
 /* A mapping of bytes (whole pages), aligned to HUGE and marked for huge
  * pages where it is that large and they are given. */
 static void *map(size_t bytes, bool populate)
 {
-	bool huge;
+	bool huge = want_huge(bytes);
 	unsigned char *p;
 
-	pthread_once(&sys.looked, look);
-	huge = bytes >= HUGE && sys.huge_pages && roomy(bytes);
 	bytes = whole_pages(bytes);
 	p = mmap(NULL, huge ? bytes + HUGE : bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS |
@@ -153,8 +159,9 @@ void *gh_big_grow(void *p, size_t old, size_t bytes, size_t keep)
 #ifdef MADV_HUGEPAGE
 		/* Its mapping's mark, as a new one's would be now. */
 		if (bytes >= HUGE && sys.huge_pages)
-			(void)madvise(q, bytes, roomy(bytes) ? MADV_HUGEPAGE
-							     : MADV_NOHUGEPAGE);
+			(void)madvise(q, bytes, want_huge(bytes)
+						? MADV_HUGEPAGE
+						: MADV_NOHUGEPAGE);
 #endif
 		return q;
 	}
