@@ -7,6 +7,8 @@
  * size, until the end of the file or a size that is no block's, which
  * lz4 -dc reads as the next frame's magic number).  After a frame, what
  * does not begin another is refused, as lz4 -dc refuses it (exit 1).
+ * A regular file of frames of independent blocks is decoded a block a
+ * thread (lz4_parallel.c), where xxHash is there to check it.
  */
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include <lz4frame.h>
 
 #include "decoder.h"
+#include "lz4_parallel.h"
 #include "packed_in.h"
 
 #define LZ4_MAGIC 0x184D2204u
@@ -278,10 +281,25 @@ static const struct gh_decoding *lz4_decoding(const void *d)
 	return &liblz4;
 }
 
+#if HAVE_LZ4_PARALLEL
+/* Blocks in parallel wherever there are threads for them (whether the
+ * frames' blocks are independent, lz4_parallel.c reads). */
+static int lz4_pieces_threads(const void *d, const struct gh_file_span *file,
+			      int threads)
+{
+	(void)d, (void)file;
+	return threads > 1 ? threads : 0;
+}
+#endif
+
 const struct gh_decoder gh_lz4_decoder = {
 	.open = lz4_open,
 	.read = lz4_read,
 	.consumed = lz4_consumed,
 	.decoding = lz4_decoding,
 	.free = lz4_free,
+#if HAVE_LZ4_PARALLEL
+	.pieces_threads = lz4_pieces_threads,
+	.pieces = gh_lz4_pieces,
+#endif
 };

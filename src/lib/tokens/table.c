@@ -35,22 +35,51 @@ static void publish_slots(struct gh_token_table *t,
 	__atomic_store_n(&t->cap, cap, __ATOMIC_RELAXED);
 }
 
+/* Entries ahead whose new slots are fetched while one is placed. */
+#define REHASH_AHEAD 16
+
+/* e into the new slots, at the first free one from its hash's. */
+static void place(struct gh_token_entry *slot, uint64_t cap,
+		  const struct gh_token_entry *e)
+{
+	uint64_t k = e->hash & (cap - 1);
+
+	while (slot[k].count)
+		k = (k + 1) & (cap - 1);
+	slot[k] = *e;
+}
+
+/* The old slots' entries, in their order (the new layout is the same as
+ * one at a time), into the new: each lands at random, a cache miss, so
+ * an entry's slot is fetched REHASH_AHEAD entries before it is placed,
+ * and the growth, done under the table's lock, ends sooner. */
+static void rehash(struct gh_token_entry *slot, uint64_t cap,
+		   const struct gh_token_entry *old, uint64_t old_cap)
+{
+	const struct gh_token_entry *ring[REHASH_AHEAD];
+	uint64_t n = 0;
+
+	for (uint64_t i = 0; i < old_cap; i++) {
+		const struct gh_token_entry *e = &old[i];
+
+		if (!e->count)
+			continue;
+		__builtin_prefetch(&slot[e->hash & (cap - 1)], 1);
+		if (n >= REHASH_AHEAD)
+			place(slot, cap, ring[n % REHASH_AHEAD]);
+		ring[n++ % REHASH_AHEAD] = e;
+	}
+	for (uint64_t j = n > REHASH_AHEAD ? n - REHASH_AHEAD : 0; j < n; j++)
+		place(slot, cap, ring[j % REHASH_AHEAD]);
+}
+
 static int grow_slots(struct gh_token_table *t, uint64_t cap)
 {
 	struct gh_token_entry *slot = slots_new(cap);
 
 	if (!slot)
 		return -1;
-	for (uint64_t i = 0; i < t->cap; i++) {
-		const struct gh_token_entry *e = &t->slot[i];
-		uint64_t k = e->hash & (cap - 1);
-
-		if (!e->count)
-			continue;
-		while (slot[k].count)
-			k = (k + 1) & (cap - 1);
-		slot[k] = *e;
-	}
+	rehash(slot, cap, t->slot, t->cap);
 	slots_free(t->slot, t->cap);
 	publish_slots(t, slot, cap);
 	return 0;
