@@ -41,6 +41,12 @@
  * against liblzma's one-shot decode of the whole stream, by the same
  * rules.
  *
+ * A stream that begins as lz4 does goes through gh_lz4_pieces()
+ * (lz4_parallel.c: frames walked block by block, each block decoded on
+ * its own, the content checksums chained in order) against the lz4
+ * reference (liblz4's frame decoder, the whole input at once), by the
+ * same rules as zstd's.
+ *
  * A stream that begins as bzip2 does goes through gh_bzip2_pieces()
  * (bzip2_parallel.c: blocks found by their magics, each decoded as a
  * stream of its own) against libbz2's decode of the whole stream: where
@@ -64,6 +70,7 @@
 #include "decode/bgzf_parallel.h"
 #include "decode/bzip2_parallel.h"
 #include "decode/gzip_parallel.h"
+#include "decode/lz4_parallel.h"
 #include "decode/members_parallel.h"
 #include "reference.h"
 #include "decode/xz_parallel.h"
@@ -82,7 +89,7 @@ static void disagree(const char *what)
 	abort();
 }
 
-/* A zstd (kind 1), xz (kind 2) or bzip2 (kind 3) stream p[0..len) in
+/* A zstd (kind 1), xz (kind 2), bzip2 (kind 3) or lz4 (kind 4) stream p[0..len) in
  * memfd fd through its parallel decoder into b, against its library's
  * decode of the whole. */
 static void packed_case(int kind, struct gh_backend *b, int fd,
@@ -102,7 +109,8 @@ static void packed_case(int kind, struct gh_backend *b, int fd,
 				     .fd = fd, .size = len, .threads = threads };
 
 	res = kind == 1 ? gh_zstd_pieces(&job)
-	      : kind == 2 ? gh_xz_pieces(&job) : gh_bzip2_pieces(&job);
+	      : kind == 2 ? gh_xz_pieces(&job)
+	      : kind == 3 ? gh_bzip2_pieces(&job) : gh_lz4_pieces(&job);
 	if (b->ops->finish(b, input, &(struct gh_counted){ .totals = got,
 						       .part = &part }))
 		disagree(b->error);
@@ -115,7 +123,7 @@ static void packed_case(int kind, struct gh_backend *b, int fd,
 	if (want_ret == 0 && res == GH_PIECES_SERIAL && kind != 3)
 		disagree("the parallel decoder gave up on a stream its library takes");
 	if (res == GH_PIECES_DONE && memcmp(got, want, sizeof(got)))
-		disagree("the zstd, xz or bzip2 totals differ");
+		disagree("the zstd, xz, bzip2 or lz4 totals differ");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -130,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum gh_pieces_result res;
 
 	int kind = size >= 5 ? gh_fuzz_packed_kind(data + 1, size - 1) : 0;
-	bool packed = kind == 1 || kind == 2 || kind == 3;
+	bool packed = kind >= 1 && kind <= 4;
 
 	if (!packed && (size < 3 || data[1] != 0x1f || data[2] != 0x8b))
 		return 0;
