@@ -1,9 +1,10 @@
 #!/bin/bash
 # t2309-lz4-blocks.t - lz4 frames of independent blocks (lz4's default)
 # decoded a block a thread: lz4 -dc's bytes with every block size, block
-# checksums, content sizes, frames joined with skippable and empty ones;
-# every view across blocks (the tokens views joined piece by piece); linked
-# blocks, legacy frames and -s decoded in order; and the serial verdict,
+# checksums, content sizes (0: none), frames joined with skippable and
+# empty ones; every view across blocks (the tokens views joined piece by
+# piece); linked blocks, legacy frames, an empty stored block, blocks of a
+# byte and -s decoded in order; and the serial verdict,
 # lz4 -dc's, wherever a header, block, checksum or end is bad, the file is
 # cut, or garbage follows
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
@@ -51,7 +52,49 @@ same_verdict() {
 		"$same:$(tail -n 1 par.err):$(tail -n 1 pipe.err)" "same:$lrc:$lrc"
 }
 
-plan 29
+# lz4x.py MODE IN OUT: lz4's file IN changed as MODE says (the descriptor's
+# checksum made right again where its fields change).
+cat >lz4x.py <<'PY'
+import struct, sys
+def xxh32_short(b):
+    # XXH32, seed 0, of fewer than 16 bytes: a descriptor's fields.
+    P1, P2, P3, P4, P5 = 2654435761, 2246822519, 3266489917, 668265263, 374761393
+    M = 0xffffffff
+    rot = lambda x, r: ((x << r) | (x >> (32 - r))) & M
+    h = (P5 + len(b)) & M
+    i = 0
+    while i + 4 <= len(b):
+        h = rot((h + struct.unpack("<I", b[i:i+4])[0] * P3) & M, 17) * P4 & M
+        i += 4
+    while i < len(b):
+        h = rot((h + b[i] * P5) & M, 11) * P1 & M
+        i += 1
+    h ^= h >> 15; h = h * P2 & M; h ^= h >> 13; h = h * P3 & M; h ^= h >> 16
+    return h
+mode, src, dst = sys.argv[1:4]
+d = bytearray(open(src, "rb").read()) if src != "-" else bytearray()
+if mode in ("size+1", "size0"):
+    # The content's size (bytes 6-13): one more than it is, or 0, which
+    # liblz4 reads as no size given.
+    n = struct.unpack("<Q", d[6:14])[0] + 1 if mode == "size+1" else 0
+    d[6:14] = struct.pack("<Q", n)
+    d[14] = (xxh32_short(bytes(d[4:14])) >> 8) & 0xff
+elif mode == "empty-stored":
+    # A stored block of no bytes after the first block (no checksums).
+    at = 7 + 4 + (struct.unpack("<I", d[7:11])[0] & 0x7fffffff)
+    d[at:at] = struct.pack("<I", 0x80000000)
+elif mode == "tiny":
+    # 5000 stored blocks of one byte each, no checksums.
+    fd = bytes([0x60, 0x40])
+    d = bytearray(struct.pack("<I", 0x184D2204) + fd +
+                  bytes([(xxh32_short(fd) >> 8) & 0xff]))
+    for i in range(5000):
+        d += struct.pack("<I", 0x80000001) + b"xyz\n"[i % 4:i % 4 + 1]
+    d += b"\0\0\0\0"
+open(dst, "wb").write(d)
+PY
+
+plan 34
 
 counts --raw text >want
 for f in b4.lz4 b5.lz4; do
@@ -117,6 +160,22 @@ is "five frames joined (one empty, one skippable): all counted, a block a thread
 	"$(cmp -s got want1 && echo same):$(decoded_by cat.lz4)" \
 	"same:by 4 threads: 72 blocks in 4 frames"
 
+# A content size of 0 says nothing (liblz4 reads it so): in parallel.
+python3 lz4x.py size0 size.lz4 size0.lz4
+counts --threads=4 size0.lz4 >got
+is "a content size field of 0: lz4 -dc's counts, in parallel" \
+	"$(cmp -s got want && echo same):$(decoded_by size0.lz4)" \
+	"same:by 4 threads: 39 blocks in 1 frame"
+# A stored block of no bytes (an end mark to liblz4 before 1.9.3) and
+# blocks far smaller than lz4 writes: the serial decoder's, in order.
+python3 lz4x.py empty-stored nocrc.lz4 e0.lz4
+python3 lz4x.py tiny - tiny.lz4
+for f in e0.lz4 tiny.lz4; do
+	is "$f (an empty stored block / 5000 blocks of one byte): liblz4 in order" \
+		"$(decoded_by $f)" "with liblz4"
+	same_verdict "... $f" $f
+done
+
 # Bad files: the serial decoder's verdict, lz4's.
 size=$(stat -c %s b4.lz4)
 flip b4.lz4 4 >h1.lz4
@@ -133,30 +192,8 @@ bsize=$(stat -c %s bx.lz4)
 flip bx.lz4 $((bsize / 2)) >f4.lz4
 same_verdict "a byte flipped where blocks have checksums" f4.lz4
 lz4 -q -c -B4 --content-size utf8 >usize.lz4
-python3 - usize.lz4 wrong.lz4 <<'PY'
-import sys, struct
-# The content's size (bytes 6-13) one more than it is, the descriptor's
-# checksum made right again, so that only the blocks' sum can tell.
-d = bytearray(open(sys.argv[1], "rb").read())
-n = struct.unpack("<Q", d[6:14])[0] + 1
-d[6:14] = struct.pack("<Q", n)
-def xxh32(b, seed=0):
-    P1, P2, P3, P4, P5 = 2654435761, 2246822519, 3266489917, 668265263, 374761393
-    M = 0xffffffff
-    rot = lambda x, r: ((x << r) | (x >> (32 - r))) & M
-    h = (seed + P5 + len(b)) & M
-    i = 0
-    while i + 4 <= len(b):
-        h = rot((h + struct.unpack("<I", b[i:i+4])[0] * P3) & M, 17) * P4 & M
-        i += 4
-    while i < len(b):
-        h = rot((h + b[i] * P5) & M, 11) * P1 & M
-        i += 1
-    h ^= h >> 15; h = h * P2 & M; h ^= h >> 13; h = h * P3 & M; h ^= h >> 16
-    return h
-d[14] = (xxh32(bytes(d[4:14])) >> 8) & 0xff
-open(sys.argv[2], "wb").write(d)
-PY
+lz4 -q -c -B4 --content-size utf8 >usize.lz4
+python3 lz4x.py size+1 usize.lz4 wrong.lz4
 same_verdict "a content size one byte more than the blocks hold" wrong.lz4
 head -c $((size / 2)) b4.lz4 >cut.lz4
 same_verdict "the file cut in the middle of a block" cut.lz4

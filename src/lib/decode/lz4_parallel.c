@@ -34,13 +34,18 @@
  * verdict and message then stand.
  *
  * Memory: each thread holds one block's stored and decoded bytes (at most
- * 4 MiB each); 32 bytes a block for the list.
+ * the largest block size of the file's frames, 4 MiB, each); 24 bytes a
+ * block for the list.  A file whose blocks average under BLOCK_MIN_AVG
+ * bytes stored (lz4 writes no such file: 64 KiB of one byte is some 270
+ * bytes) is left to the serial decoder before its list costs more than a
+ * part of its size.
  */
 #include "config.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +72,13 @@
 #define FLG_DICT_ID 0x01u
 #define BD_RESERVED 0x8fu
 #define STORED_BIT 0x80000000u
+
+/* The fewest stored bytes a block may average (see the top). */
+#define BLOCK_MIN_AVG 64
+
+/* File bytes the walk reads at once: many block headers where blocks are
+ * small, one where they are large. */
+#define WALK_WINDOW 4096
 
 static const struct gh_decoding in_parallel = {
 	"lz4", "liblz4, blocks in parallel" };
@@ -96,6 +108,9 @@ struct lp {
 	struct frame *frames;
 	struct block *blocks;
 	uint64_t n_frames, cap_frames, n_blocks, cap_blocks;
+	uint32_t block_max;         /* the largest of the frames' */
+	unsigned char window[WALK_WINDOW];      /* the walk's reads: */
+	uint64_t window_at, window_len;         /* [at, at + len) */
 	atomic_uint_fast64_t next_block;
 	/* The content checksums' chain: block `hashed` is the next one whose
 	 * bytes go into `content` (blocks of frames without one pass it). */
@@ -118,11 +133,23 @@ static uint64_t le64(const unsigned char *p)
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-/* Reads len bytes at offset `at` of the span; false past its end. */
-static bool span_read(const struct lp *p, void *buf, size_t len, uint64_t at)
+/* Reads len bytes (at most WALK_WINDOW) at offset `at` of the span, through
+ * the walk's window; false past its end. */
+static bool span_read(struct lp *p, void *buf, size_t len, uint64_t at)
 {
-	return at <= p->end && len <= p->end - at &&
-	       gh_read_at(p->fd, buf, len, at);
+	if (at > p->end || len > p->end - at || len > WALK_WINDOW)
+		return false;
+	if (at < p->window_at || at + len > p->window_at + p->window_len) {
+		uint64_t n = p->end - at < WALK_WINDOW ? p->end - at
+						      : WALK_WINDOW;
+
+		if (!gh_read_at(p->fd, p->window, (size_t)n, at))
+			return false;
+		p->window_at = at;
+		p->window_len = n;
+	}
+	memcpy(buf, p->window + (at - p->window_at), len);
+	return true;
 }
 
 /* Room for one more of n items of `size` bytes in *v, holding *cap. */
@@ -131,6 +158,9 @@ static bool room_for(void **v, uint64_t n, uint64_t *cap, size_t size)
 	if (n < *cap)
 		return true;
 	uint64_t c = *cap ? 2 * *cap : 64;
+
+	if (c > SIZE_MAX / size)
+		return false;
 	void *m = realloc(*v, (size_t)c * size);
 
 	if (!m)
@@ -174,6 +204,8 @@ static bool walk_frame(struct lp *p, uint64_t *at)
 		.size = flg & FLG_CONTENT_SIZE ? le64(d + 6) : 0,
 	};
 	atomic_init(&f->decoded, 0);
+	if (f->block_max > p->block_max)
+		p->block_max = f->block_max;
 	pos += len + 1;
 	uint64_t first = p->n_blocks;
 
@@ -187,7 +219,13 @@ static bool walk_frame(struct lp *p, uint64_t *at)
 			break;          /* the end mark */
 		uint32_t stored = size & ~STORED_BIT;
 
-		if (stored > f->block_max ||
+		/* A stored block of no bytes, which lz4 never writes, is an
+		 * end mark to liblz4 before 1.9.3 and a block after it: the
+		 * serial decoder's liblz4 decides.  And a list of blocks
+		 * far smaller than lz4 writes would cost more than it saves. */
+		if (!stored ||
+		    p->n_blocks >= (p->end - p->start) / BLOCK_MIN_AVG + 16 ||
+		    stored > f->block_max ||
 		    stored + (f->block_sum ? 4u : 0u) > p->end - pos ||
 		    !room_for((void **)&p->blocks, p->n_blocks, &p->cap_blocks,
 			      sizeof(*p->blocks)))
@@ -355,8 +393,10 @@ static void *decode_blocks(void *arg)
 	struct lp *p = t.p;
 	uint64_t k;
 
-	t.in = malloc(LZ4_COMPRESSBOUND(4u << 20) + 4);
-	t.out = malloc((4u << 20) + 4);
+	/* A block's stored bytes and checksum; decoded, at most the
+	 * largest size (a stored one read there with its checksum). */
+	t.in = malloc((size_t)p->block_max + 4);
+	t.out = malloc((size_t)p->block_max + 4);
 	if (!t.in || !t.out)
 		gh_pieces_bad(&p->st);
 	while (gh_pieces_going(&p->st) &&
@@ -398,11 +438,12 @@ static void *decode_blocks(void *arg)
 	return NULL;
 }
 
-/* Whether every frame's content is as long as it says. */
+/* Whether every frame's content is as long as it says (a size of 0 says
+ * nothing, as liblz4 reads it). */
 static bool sizes_match(struct lp *p)
 {
 	for (uint64_t i = 0; i < p->n_frames; i++)
-		if (p->frames[i].has_size &&
+		if (p->frames[i].has_size && p->frames[i].size &&
 		    atomic_load(&p->frames[i].decoded) != p->frames[i].size)
 			return false;
 	return true;

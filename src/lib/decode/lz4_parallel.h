@@ -13,7 +13,8 @@
  * statistics (which need each chunk's offset) get GH_PIECES_SERIAL.  A
  * file with a frame of linked blocks, a dictionary, a legacy frame,
  * anything after the frames, a header or block that is not as lz4 writes
- * it, or fewer than two blocks: GH_PIECES_IN_ORDER, nothing done, and the
+ * it (a stored block of no bytes, blocks of a few bytes), or fewer than
+ * two blocks: GH_PIECES_IN_ORDER, nothing done, and the
  * serial decoder gives the verdict.  A block or checksum that proves bad
  * once decoding began: GH_PIECES_SERIAL.
  */
