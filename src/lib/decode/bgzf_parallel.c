@@ -209,19 +209,11 @@ static struct gh_place next_place(const struct bp_thread *t)
  * the backend failed. */
 static bool submit_chunk(struct bp_thread *t, bool bad)
 {
-	struct bp *p = t->p;
-	struct gh_chunk *c = t->c;
-
-	if (!c)
+	if (!t->c)
 		return true;
-	t->c = NULL;
-	const char *why = gh_sink_submit(&p->sink, c, t->fill, next_place(t),
-					 bad);
-
-	if (why) {
-		gh_pieces_backend_failed(&p->st, why);
+	if (!gh_pieces_submit(&t->p->st, &t->p->sink, &t->c, t->fill,
+			      next_place(t), bad))
 		return false;
-	}
 	t->span_out += t->fill;
 	return true;
 }

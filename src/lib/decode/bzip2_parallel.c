@@ -285,24 +285,17 @@ struct bp_thread {
 	uint64_t block, block_out;  /* the block it decodes, bytes so far */
 };
 
+/* Submits the thread's chunk (fill bytes, or none when bad); false when
+ * the backend failed. */
 static bool submit_chunk(struct bp_thread *t, bool bad)
 {
-	struct bp *p = t->p;
-	struct gh_chunk *c = t->c;
+	struct gh_place at = { .major = t->block, .start = t->block_out };
 
-	if (!c)
+	if (!t->c)
 		return true;
-	t->c = NULL;
-	const char *why = gh_sink_submit(&p->sink, c, t->fill,
-					 (struct gh_place){
-						 .major = t->block,
-						 .start = t->block_out },
-					 bad);
-
-	if (why) {
-		gh_pieces_backend_failed(&p->st, why);
+	if (!gh_pieces_submit(&t->p->st, &t->p->sink, &t->c, t->fill, at,
+			      bad))
 		return false;
-	}
 	t->block_out += t->fill;
 	return true;
 }

@@ -1,12 +1,13 @@
 /* pieces_state.h - what the parallel decoders share: how a run of pieces
- * ends, and the threads that decode them
+ * ends, the threads that decode them, and how a thread hands a chunk on
  *
- * zstd_parallel.c, xz_parallel.c, bgzf_parallel.c and members_parallel.c
- * each run threads over independent pieces of one file, and each ends the
- * same way: invalid data, a read or memory that failed makes the run
- * "bad" (GH_PIECES_SERIAL: the serial decoder gives the verdict); the
- * backend failing (or memory for the chunks' edges) makes it fail, with
- * the first reason (GH_PIECES_FAILED); else it is done.
+ * zstd_parallel.c, xz_parallel.c, bgzf_parallel.c, bzip2_parallel.c,
+ * lz4_parallel.c and members_parallel.c each run threads over independent
+ * pieces of one file, and each ends the same way: invalid data, a read or
+ * memory that failed makes the run "bad" (GH_PIECES_SERIAL: the serial
+ * decoder gives the verdict); the backend failing (or memory for the
+ * chunks' edges) makes it fail, with the first reason (GH_PIECES_FAILED);
+ * else it is done.
  */
 #ifndef GH_PIECES_STATE_H
 #define GH_PIECES_STATE_H
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "decoder.h"
 
@@ -68,6 +70,24 @@ static inline void gh_pieces_run(int threads, void *(*fn)(void *), void *arg)
 	fn(arg);
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+}
+
+/* Hands on the chunk a thread fills (*c, which it holds no more), its
+ * first `fill` bytes, at `place`; `bad` as gh_sink_submit's.  False where
+ * the backend failed (noted in s): the thread stops. */
+static inline bool gh_pieces_submit(struct gh_pieces_state *s,
+				    const struct gh_sink *sink,
+				    struct gh_chunk **c, uint64_t fill,
+				    struct gh_place place, bool bad)
+{
+	struct gh_chunk *chunk = *c;
+	const char *why;
+
+	*c = NULL;
+	why = gh_sink_submit(sink, chunk, fill, place, bad);
+	if (why)
+		gh_pieces_backend_failed(s, why);
+	return !why;
 }
 
 /* How the run ended, with job->why set where the backend failed. */

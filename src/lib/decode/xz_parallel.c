@@ -154,24 +154,16 @@ struct xp_thread {
  * the backend failed. */
 static bool submit_chunk(struct xp_thread *t, bool bad)
 {
-	struct xp *p = t->p;
-	struct gh_chunk *c = t->c;
+	struct gh_place at = {
+		.major = t->blk ? t->blk->index : 0,
+		.start = t->block_out,
+		.offset = (t->blk ? t->blk->base : 0) + t->block_out };
 
-	if (!c)
+	if (!t->c)
 		return true;
-	t->c = NULL;
-	const char *why = gh_sink_submit(&p->sink, c, t->fill,
-					 (struct gh_place){
-						 .major = t->blk ? t->blk->index : 0,
-						 .start = t->block_out,
-						 .offset = (t->blk ? t->blk->base : 0) +
-							   t->block_out },
-					 bad);
-
-	if (why) {
-		gh_pieces_backend_failed(&p->st, why);
+	if (!gh_pieces_submit(&t->p->st, &t->p->sink, &t->c, t->fill, at,
+			      bad))
 		return false;
-	}
 	t->block_out += t->fill;
 	return true;
 }

@@ -174,24 +174,15 @@ struct zp_thread {
  * the backend failed. */
 static bool submit_chunk(struct zp_thread *t, bool bad)
 {
-	struct zp *p = t->p;
-	struct gh_chunk *c = t->c;
+	struct gh_place at = { .major = t->frame,
+			       .start = t->frame_out,
+			       .offset = t->frame_base + t->frame_out };
 
-	if (!c)
+	if (!t->c)
 		return true;
-	t->c = NULL;
-	const char *why = gh_sink_submit(&p->sink, c, t->fill,
-					 (struct gh_place){
-						 .major = t->frame,
-						 .start = t->frame_out,
-						 .offset = t->frame_base +
-							   t->frame_out },
-					 bad);
-
-	if (why) {
-		gh_pieces_backend_failed(&p->st, why);
+	if (!gh_pieces_submit(&t->p->st, &t->p->sink, &t->c, t->fill, at,
+			      bad))
 		return false;
-	}
 	t->frame_out += t->fill;
 	return true;
 }
