@@ -28,6 +28,9 @@
 #define GH_COUNTS_MIN_LIMIT (64 * 1024)
 #endif
 #define MIN_LIMIT GH_COUNTS_MIN_LIMIT
+/* The most bytes a table may hold and be cleared for the next input, not
+ * let go. */
+#define CLEAR_MOST ((uint64_t)1 << 20)
 /* Distinct tokens from which the end lists them on several threads. */
 #define LIST_PARALLEL ((uint64_t)1 << 18)
 
@@ -812,7 +815,17 @@ struct gh_counts *gh_counts_new(uint64_t memory, const char *dir)
 void gh_counts_reset(struct gh_counts *c)
 {
 	for (int k = 0; k < SHARDS; k++) {
-		gh_token_table_clear(&c->shard[k].table);
+		struct gh_token_table *t = &c->shard[k].table;
+
+		/* A large table goes rather than being cleared: the next
+		 * input may need none of it, and clearing a GiB of slots at
+		 * the end of a run (gh_counts_free resets first) was a
+		 * quarter second on one thread (bench/NOTES.md, "Session
+		 * 27"). */
+		if (gh_token_table_bytes(t) > CLEAR_MOST)
+			gh_token_table_free(t);
+		else
+			gh_token_table_clear(t);
 		gh_segments_free(&c->shard[k].spilled);
 	}
 	for (uint64_t i = 0; i < c->n_parts; i++)
