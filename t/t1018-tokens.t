@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 56
+plan 57
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -217,6 +217,25 @@ for k, n in c.items():
     print("many\t%s\t%d" % (k.decode(), n))
 PY
 same_file "every row of 822,669 distinct tokens on 8 threads: Python's Counter" got want
+
+# Several inputs in one run, the first and last of 822,669 distinct
+# tokens: between inputs the counts are reset, and a table past 1 MiB is
+# let go rather than cleared (counts.c); each input's rows and the total
+# against Python's Counter.
+"$GPUHIST" -t -f tsv --threads=4 many distinct many | sort >got
+python3 - many distinct many <<'PY' | sort >want
+import collections, sys
+total = collections.Counter()
+print("input\ttoken\tcount")
+for path in sys.argv[1:]:
+    c = collections.Counter(open(path, "rb").read().split())
+    total += c
+    for k, n in c.items():
+        print("%s\t%s\t%d" % (path, k.decode(), n))
+for k, n in total.items():
+    print("total\t%s\t%d" % (k.decode(), n))
+PY
+same_file "many, distinct, many again: each input's rows and the total, Python's Counter" got want
 
 # json of one input: the total's rows are the input's, printed again from
 # a file of them, not added up and sorted a second time (issue "What users
