@@ -67,6 +67,8 @@ struct gh_report {
 	 * the sum and sorted a second time (report_tokens.c). */
 	bool replay_wanted;
 	FILE *replay;
+	char *replay_mem;               /* its bytes, where it is in memory */
+	size_t replay_mem_len;
 	uint64_t replay_tokens, replay_distinct, replay_other;
 	int replay_has_other;
 	bool total_stream_known;    /* every input's were */

@@ -1248,14 +1248,24 @@ static FILE *replay_file(struct gh_report *rep)
 	return f;
 }
 
+/* Closes the copy of the one input's rows, and frees its bytes where it
+ * was in memory. */
+static void replay_close(struct gh_report *rep)
+{
+	if (rep->replay)
+		fclose(rep->replay);
+	rep->replay = NULL;
+	free(rep->replay_mem);
+	rep->replay_mem = NULL;
+	rep->replay_mem_len = 0;
+}
+
 /* The one input's rows go to the total the usual way after all: added
  * into the sum now. */
 static void replay_given_up(struct gh_report *rep,
 			    const struct gpuhist_tokens *tk)
 {
-	if (rep->replay)
-		fclose(rep->replay);
-	rep->replay = NULL;
+	replay_close(rep);
 	rep->replay_wanted = false;
 	gh_report_tokens_keep(rep, tk);         /* said, if it fails */
 }
@@ -1365,6 +1375,12 @@ static int print_block(struct gh_report *rep, const char *name,
 	if (rep->format == GH_FMT_JSON && rep->replay_wanted &&
 	    !rep->in_total) {
 		copy = replay_file(rep);
+		/* Only the commonest were kept (tokens_top): they cannot
+		 * be added into a total, but they are --top's few rows, so
+		 * their copy is kept in memory. */
+		if (!copy && tk->listed)
+			copy = open_memstream(&rep->replay_mem,
+					      &rep->replay_mem_len);
 		if (!copy)
 			replay_given_up(rep, tk);
 	}
@@ -1379,6 +1395,16 @@ static int print_block(struct gh_report *rep, const char *name,
 	if (copy) {
 		if (ret || fflush(copy) || ferror(copy)) {
 			fclose(copy);
+			copy = NULL;
+		} else if (rep->replay_mem) {
+			/* In memory: read back from its bytes. */
+			fclose(copy);
+			copy = rep->replay_mem_len
+			       ? fmemopen(rep->replay_mem, rep->replay_mem_len,
+					  "r")
+			       : NULL;
+		}
+		if (!copy) {
 			replay_given_up(rep, tk);
 		} else {
 			rep->replay = copy;
@@ -1404,8 +1430,7 @@ int gh_report_tokens_replay(struct gh_report *rep, const char *name,
 	if (ret)
 		gh_msg("the total's rows: cannot read them back: %s",
 		       strerror(errno));
-	fclose(rep->replay);
-	rep->replay = NULL;
+	replay_close(rep);
 	return ret;
 }
 
@@ -1540,9 +1565,7 @@ const struct gpuhist_tokens *gh_report_tokens_total(struct gh_report *rep,
 
 void gh_report_tokens_total_free(struct gh_report *rep)
 {
-	if (rep->replay)
-		fclose(rep->replay);
-	rep->replay = NULL;
+	replay_close(rep);
 	gpuhist_token_sum_free(rep->sum);
 	rep->sum = NULL;
 }
