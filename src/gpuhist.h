@@ -385,9 +385,10 @@ struct gpuhist_tokens {
 	uint64_t total;                 /* tokens counted */
 	const struct gpuhist_token *token;
 	/* After 0.2: 0, or, where the tokens_top option asked for only the
-	 * commonest and a device picked them, how many token holds (fewer
-	 * than distinct): every token whose count is above a bound and
-	 * those of the bound's count that come first in byte order, the
+	 * commonest and a device or the host picked them, how many token
+	 * holds (fewer than distinct): every token whose count is above a
+	 * bound and those of the bound's count that come first in byte
+	 * order (the host lists every one of the bound's count), the
 	 * tokens_top commonest (by count, then bytes) among them, each
 	 * with its whole count.  distinct and total are still the input's
 	 * whole. */

@@ -220,7 +220,7 @@ static int split(uint64_t hf, uint64_t ht, uint64_t lf, uint64_t lt,
 	int good = c && !add_host(c, host, ht - hf) && !gh_counts_adopt(c, &a);
 
 	for (int k = 0; good && k < ends; k++)
-		good = !gh_counts_end(c, &r) &&
+		good = !gh_counts_end(c, 0, &r) &&
 		       same_sum(c, r, host, ht - hf, list, lt - lf);
 	gh_adopted_free(&a);
 	gh_counts_free(c);
@@ -272,7 +272,7 @@ int main(void)
 		memset(list[1].p, 'x', list[1].len);
 		a = list_of(list, 3);
 		ok(a.windows == 4 && !add_host(c, host, 2) &&
-		   !gh_counts_adopt(c, &a) && !gh_counts_end(c, &r) &&
+		   !gh_counts_adopt(c, &a) && !gh_counts_end(c, 0, &r) &&
 		   same_sum(c, r, host, 2, list, 3),
 		   "a token of 3 MiB: windows where no record begins");
 		gh_counts_free(c);
@@ -292,7 +292,7 @@ int main(void)
 
 		ok(a.bytes == 2 << 20 && a.windows == 3 &&
 		   !add_host(c, host, 100) && !gh_counts_adopt(c, &a) &&
-		   !gh_counts_end(c, &r) &&
+		   !gh_counts_end(c, 0, &r) &&
 		   same_sum(c, r, host, 100, list, 40000),
 		   "records of exactly 2 MiB (a last window where none begins), 100 tokens the host's too");
 		gh_counts_free(c);
@@ -324,7 +324,7 @@ int main(void)
 		a.n[0]--;
 		a.n[a.windows - 1]++;
 		ok(a.windows > 1 && !gh_counts_adopt(c, &a) &&
-		   gh_counts_end(c, &r) &&
+		   gh_counts_end(c, 0, &r) &&
 		   strstr(gh_counts_error(c), "not whole"),
 		   "a torn index: the end fails, saying the device's tokens are not whole");
 		gh_counts_free(c);
@@ -339,7 +339,7 @@ int main(void)
 		const struct gpuhist_tokens *r;
 
 		ok(!add_host(c, host, 1) && !gh_counts_adopt(c, &a) &&
-		   gh_counts_end(c, &r) &&
+		   gh_counts_end(c, 0, &r) &&
 		   strstr(gh_counts_error(c), "2^64-1"),
 		   "a count past 2^64-1 across the list and the tables: the end fails");
 		gh_counts_free(c);
@@ -405,7 +405,7 @@ int main(void)
 		gh_counts_drop_held(c);
 		const struct gpuhist_tokens *r;
 
-		ok(!gh_counts_end(c, &r) && r->distinct == 0 && r->total == 0,
+		ok(!gh_counts_end(c, 0, &r) && r->distinct == 0 && r->total == 0,
 		   "dropped: the host's tables hold nothing");
 		gh_counts_free(c);
 		free_tokens(host, 50000);
@@ -423,7 +423,7 @@ int main(void)
 		a.commonest = true;
 		a.all_distinct = 123456;
 		a.all_total = 9876543;
-		ok(!gh_counts_adopt(c, &a) && !gh_counts_end(c, &r) &&
+		ok(!gh_counts_adopt(c, &a) && !gh_counts_end(c, 0, &r) &&
 		   r->distinct == 123456 && r->total == 9876543 &&
 		   r->listed == 1000 && r->token &&
 		   gh_counts_each(c, gather, &g) == GH_COUNTS_UNREAD,

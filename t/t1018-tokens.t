@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 57
+plan 60
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -188,6 +188,41 @@ for top in 7 300; do
 	want_top ties $top >want
 	same_file "--top=$top among many equal counts: Python's sorted(...)[:$top]" got want
 done
+
+# --top where the host lists only the commonest (counts.c: the tokens of
+# the top-th largest count or more): 5 words of 900, 12 of 300 (the
+# bound), 300,000 of 1 to 3; --top=8 keeps 3 of the bound's 12 by their
+# bytes.  The rows, (other) and the distinct and counted figures against
+# Python's; and json's total, the input's rows again (-T naming no
+# directory: the copy kept in memory, since the rest cannot be added up).
+python3 -c 'import random
+r = random.Random(2718)
+w = []
+for i in range(5): w += ["top%d" % i] * 900
+for i in range(12): w += ["bound%02d" % (11 - i)] * 300
+for i in range(300000): w += ["%x" % r.getrandbits(48)] * r.choice((1, 1, 2, 3))
+r.shuffle(w)
+print("\n".join(w))' >bound
+"$GPUHIST" -t --top=8 -f tsv --threads=4 bound >got
+want_top bound 8 >want
+same_file "--top=8 above a bound of 12 equal counts: Python's sorted(...)[:8]" got want
+"$GPUHIST" -t --top=8 bound >table
+python3 - bound table <<'PY' >verdict
+import collections, re, sys
+c = collections.Counter(open(sys.argv[1], "rb").read().split())
+t = open(sys.argv[2]).read()
+d = int(re.search(r"^distinct tokens +(\d+)", t, re.M).group(1))
+n = int(re.search(r"^tokens counted +(\d+)", t, re.M).group(1))
+print("same" if (d, n) == (len(c), sum(c.values())) else "differ %d %d" % (d, n))
+PY
+is "... the table's distinct and counted figures are the whole input's" "$(cat verdict)" same
+"$GPUHIST" -t --top=8 -f json -T "$TMP/no/such/dir" bound >bound.json
+check "... json, -T naming no directory: the total's rows are the input's" python3 -c '
+import json
+d = json.load(open("bound.json"))
+i, t = d["inputs"][0], d["total"]
+assert "error" not in t and t["counts"] == i["counts"] and len(i["counts"]) == 8
+assert t["distinct"] == i["distinct"] > 300000 and t["other"] == i["other"]'
 
 # --top of 822,669 distinct tokens: picked on several threads (three
 # shares of 256 Ki or more, on 4 or 8 threads: each a share's commonest,

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -476,6 +477,175 @@ static void list_tables(struct gh_counts *c, struct gpuhist_token *list,
 	gh_run_each(n, list_shards, l, sizeof(l[0]));
 }
 
+/* ---- only the commonest listed ----
+ *
+ * A caller that reads only the top commonest of millions of distinct
+ * tokens (the command's table of 20) had every one listed, 24 bytes
+ * each written to new pages, and then passed over them all to pick 20.
+ * Picked here instead: each table's top largest counts, the top-th
+ * largest of those the bound, and only the tokens of the bound's count
+ * or more listed.  A token's order among equal counts is its bytes',
+ * which the caller decides: every token of the bound's count is
+ * listed. */
+
+/* The largest top that the end picks for (a heap of top counts a table). */
+#define PICK_MOST 4096
+
+struct pick {
+	struct gh_counts *c;
+	atomic_int next;                /* the next table to take */
+	int pass;                       /* PICK_TOP, PICK_COUNT, PICK_LIST */
+	uint64_t top, bound;
+	uint64_t *best;                 /* table k's largest at k * top */
+	uint64_t n_best[SHARDS];
+	uint64_t n_listed[SHARDS];      /* tokens of the bound or more */
+	uint64_t at[SHARDS];            /* where table k's are listed */
+	struct gpuhist_token *list;
+};
+
+enum { PICK_TOP, PICK_COUNT, PICK_LIST };
+
+/* Moves h[i] down to its place in a min-heap of n counts. */
+static void heap_down(uint64_t *h, uint64_t n, uint64_t i)
+{
+	for (;;) {
+		uint64_t least = i, l = 2 * i + 1, r = l + 1, v;
+
+		if (l < n && h[l] < h[least])
+			least = l;
+		if (r < n && h[r] < h[least])
+			least = r;
+		if (least == i)
+			return;
+		v = h[i];
+		h[i] = h[least];
+		h[least] = v;
+		i = least;
+	}
+}
+
+/* One pass of p over table k. */
+static void pick_table(struct pick *p, int k)
+{
+	const struct gh_token_table *t = &p->c->shard[k].table;
+	uint64_t *h = p->best + (uint64_t)k * p->top, n = 0;
+	struct gpuhist_token *to = p->pass == PICK_LIST ? p->list + p->at[k]
+							: NULL;
+
+	for (uint64_t i = 0; t->used && i < t->cap; i++) {
+		const struct gh_token_entry *e = &t->slot[i];
+
+		if (!e->count)
+			continue;
+		if (p->pass == PICK_TOP) {
+			if (n < p->top) {
+				h[n++] = e->count;
+				if (n == p->top)
+					for (uint64_t j = n / 2; j-- > 0;)
+						heap_down(h, n, j);
+			} else if (e->count > h[0]) {
+				h[0] = e->count;
+				heap_down(h, n, 0);
+			}
+		} else if (e->count >= p->bound) {
+			if (p->pass == PICK_LIST)
+				*to++ = (struct gpuhist_token){
+					t->arena + e->at, e->len, e->count };
+			n++;
+		}
+	}
+	if (p->pass == PICK_TOP)
+		p->n_best[k] = n;
+	else if (p->pass == PICK_COUNT)
+		p->n_listed[k] = n;
+}
+
+static void *pick_tables(void *arg)
+{
+	struct pick *p = *(struct pick **)arg;
+	int k;
+
+	while ((k = atomic_fetch_add(&p->next, 1)) < SHARDS)
+		pick_table(p, k);
+	return NULL;
+}
+
+/* Runs a pass of p over every table, on several threads where there are
+ * many tokens. */
+static void pick_pass(struct pick *p, int pass, uint64_t used)
+{
+	enum { MOST = 16 };
+	struct pick *arg[MOST];
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = used < LIST_PARALLEL ? 1 : cores > MOST ? MOST
+		: cores > 1 ? (int)cores : 1;
+
+	for (int i = 0; i < n; i++)
+		arg[i] = p;
+	p->pass = pass;
+	atomic_store(&p->next, 0);
+	gh_run_each(n, pick_tables, arg, sizeof(arg[0]));
+}
+
+static int by_count_down(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Lists into c->listed the tables' tokens whose count is the top-th
+ * largest or more, where they are fewer than the `used` the tables hold:
+ * how many (c->listed then theirs), or 0 where every token would be
+ * (or memory ran out: then every token is listed, as without top). */
+static uint64_t list_commonest(struct gh_counts *c, uint64_t top,
+			       uint64_t used)
+{
+	struct pick *p;
+	uint64_t n = 0, listed = 0;
+
+	if (!top || top > PICK_MOST || used <= top)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->best = malloc(SHARDS * top * sizeof(*p->best)))) {
+		free(p);
+		return 0;
+	}
+	p->c = c;
+	p->top = top;
+	pick_pass(p, PICK_TOP, used);
+	/* The bound: the top-th largest of every table's top largest. */
+	for (int k = 0; k < SHARDS; k++) {
+		memmove(p->best + n, p->best + (uint64_t)k * top,
+			p->n_best[k] * sizeof(*p->best));
+		n += p->n_best[k];
+	}
+	qsort(p->best, n, sizeof(*p->best), by_count_down);
+	p->bound = p->best[top - 1];
+	pick_pass(p, PICK_COUNT, used);
+	for (int k = 0; k < SHARDS; k++) {
+		p->at[k] = listed;
+		listed += p->n_listed[k];
+	}
+	if (listed < used) {
+		gh_big_free(c->listed, c->listed_bytes);
+		c->listed_bytes = listed * sizeof(*c->listed);
+		c->listed = gh_big_alloc(c->listed_bytes, false);
+		if (c->listed) {
+			p->list = c->listed;
+			pick_pass(p, PICK_LIST, used);
+		} else {
+			c->listed_bytes = 0;
+			listed = 0;
+		}
+	} else {
+		listed = 0;
+	}
+	free(p->best);
+	free(p);
+	return listed;
+}
+
 /* a += b, false where it would pass 2^64-1 (then the count overflowed). */
 static bool add_total(struct gh_counts *c, uint64_t *a, uint64_t b)
 {
@@ -553,10 +723,35 @@ static int list_adopted(struct gh_counts *c, struct gpuhist_token *list,
 	return -1;
 }
 
-int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
+/* Lists every token, the `adopted` ones first (those the tables hold
+ * are counted there before the tables are listed), into c->listed; 0 or
+ * -1. */
+static int list_every(struct gh_counts *c, uint64_t used, uint64_t adopted,
+		      uint64_t *adopted_total)
+{
+	uint64_t *holes = NULL, n_holes = 0;
+
+	gh_big_free(c->listed, c->listed_bytes);
+	c->listed_bytes = (adopted + used ? adopted + used : 1) *
+			  sizeof(*c->listed);
+	c->listed = gh_big_alloc(c->listed_bytes, false);
+	if (!c->listed)
+		return -1;
+	if (adopted &&
+	    list_adopted(c, c->listed, adopted_total, &holes, &n_holes))
+		return -1;
+	list_tables(c, c->listed + adopted, used);
+	c->n_listed = gh_adopted_close_holes(c->listed, adopted + used,
+					     holes, n_holes);
+	free(holes);
+	return 0;
+}
+
+int gh_counts_end(struct gh_counts *c, uint64_t top,
+		  const struct gpuhist_tokens **out)
 {
 	uint64_t used = 0, distinct = 0, total = 0, limit = c->memory / 2;
-	uint64_t adopted = 0, adopted_total = 0, *holes = NULL, n_holes = 0;
+	uint64_t adopted = 0, adopted_total = 0, picked = 0;
 
 	if (c->failed)
 		return -1;
@@ -587,22 +782,13 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	}
 	if (c->adopted.data)
 		adopted = c->adopted.distinct;
-	gh_big_free(c->listed, c->listed_bytes);
-	c->listed_bytes = (adopted + used ? adopted + used : 1) *
-			  sizeof(*c->listed);
-	c->listed = gh_big_alloc(c->listed_bytes, false);
-	if (!c->listed)
+	if (!c->adopted.data && !c->n_parts)
+		picked = list_commonest(c, top, used);
+	if (picked)
+		c->n_listed = picked;
+	else if (list_every(c, used, adopted, &adopted_total))
 		return fail(c);
-	/* The adopted first: those the tables hold are counted there
-	 * before the tables are listed. */
-	if (adopted &&
-	    list_adopted(c, c->listed, &adopted_total, &holes, &n_holes))
-		return fail(c);
-	list_tables(c, c->listed + adopted, used);
-	c->n_listed = gh_adopted_close_holes(c->listed, adopted + used,
-					     holes, n_holes);
-	free(holes);
-	distinct = c->n_listed;
+	distinct = picked ? used : c->n_listed;
 	c->listed_total = adopted_total;
 	for (int k = 0; k < SHARDS; k++)
 		if (!add_total(c, &c->listed_total, c->shard[k].table.total))
@@ -616,6 +802,8 @@ int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out)
 	c->result = (struct gpuhist_tokens){
 		.distinct = distinct, .total = total,
 		.token = c->n_parts ? NULL : c->listed };
+	if (picked)
+		c->result.listed = picked;
 	if (c->adopted.commonest) {
 		c->result.distinct = c->adopted.all_distinct;
 		c->result.total = c->adopted.all_total;

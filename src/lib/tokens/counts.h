@@ -96,9 +96,12 @@ int gh_counts_held(struct gh_counts *c, uint64_t max_len,
 void gh_counts_drop_held(struct gh_counts *c);
 
 /* Adds up what spilled; then *out is the result (tokens NULL when it
- * spilled: read its parts with gh_counts_each), living as long as c.  0
- * or -1. */
-int gh_counts_end(struct gh_counts *c, const struct gpuhist_tokens **out);
+ * spilled: read its parts with gh_counts_each), living as long as c.
+ * top: where the caller reads only the top commonest (tokens_top; 0:
+ * every token), the result may list only the tokens of the top largest
+ * counts' and more (its listed; gh_counts_each then refuses).  0 or -1. */
+int gh_counts_end(struct gh_counts *c, uint64_t top,
+		  const struct gpuhist_tokens **out);
 
 /* Calls fn with each part of the result until fn returns non-zero, which
  * it returns; GH_COUNTS_UNREAD when a spilled part cannot be read back

@@ -123,7 +123,7 @@ const struct gpuhist_tokens *gpuhist_token_sum_end(gpuhist_token_sum *s)
 {
 	if (!s->ended) {
 		s->ended = true;
-		if (gh_counts_end(s->counts, &s->result)) {
+		if (gh_counts_end(s->counts, 0, &s->result)) {
 			s->why = gh_counts_error(s->counts);
 			s->result = NULL;
 		}

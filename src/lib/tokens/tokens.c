@@ -74,6 +74,9 @@ struct gh_tokens {
 	struct gh_time_rule time;       /* ... how a line's time is read */
 	struct gh_json_path *time_json; /* ... at a key of JSON, or NULL */
 	struct gh_counts *counts;
+	const uint64_t *top;            /* the options' tokens_top, read at
+					 * the end (a count of several
+					 * inputs sets it to 0) */
 	pthread_mutex_t lock;           /* the ends, and `failed` */
 	struct chunk_ends *ends;        /* come before their turn */
 	uint64_t n_ends, cap_ends;
@@ -982,7 +985,9 @@ int gh_tokens_end(struct gh_tokens *t, uint64_t bytes,
 
 	t->carry_len = 0;
 	release_long_carry(t);
-	if (ret || gh_counts_end(t->counts, out)) {
+	if (ret || gh_counts_end(t->counts,
+				 __atomic_load_n(t->top, __ATOMIC_RELAXED),
+				 out)) {
 		t->why = gh_counts_error(t->counts);
 		return -1;
 	}
@@ -1035,6 +1040,7 @@ struct gh_tokens *gh_tokens_new(const struct gpuhist_options *opts)
 		free(t);
 		return NULL;    /* gpuhist_open took the path: memory */
 	}
+	t->top = &opts->tokens_top;
 	t->counts = gh_counts_new(opts->memory, opts->temporary_directory);
 	if (!t->counts) {
 		gh_json_path_free(t->json);
