@@ -345,7 +345,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		}
 		n = owned->n;
 	} else {
-		/* A device's pick of the commonest: tk->listed of them. */
+		/* A pick of the commonest (a device's or the host's):
+		 * tk->listed of them. */
 		size_t have = tk->listed ? tk->listed : tk->distinct;
 
 		n = *has_other ? (size_t)rep->top : have;
