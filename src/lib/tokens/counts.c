@@ -452,14 +452,24 @@ static void *list_shards(void *arg)
  * distinct tokens (an id on every line) made this a serial second at the
  * end of a run, most of it faulting in the new list's pages: threads list
  * a share of the shards each, into their own part of it. */
+/* The most threads the end runs over the tables. */
+#define END_THREADS 16
+
+/* How many threads the end runs over tables holding `used` tokens: one,
+ * or every core up to END_THREADS where there are many. */
+static int end_threads(uint64_t used)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return used < LIST_PARALLEL ? 1 : cores > END_THREADS ? END_THREADS
+	       : cores > 1 ? (int)cores : 1;
+}
+
 static void list_tables(struct gh_counts *c, struct gpuhist_token *list,
 			uint64_t used)
 {
-	enum { MOST = 16 };
-	struct lister l[MOST];
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = used < LIST_PARALLEL ? 1 : cores > MOST ? MOST
-		: cores > 1 ? (int)cores : 1;
+	struct lister l[END_THREADS];
+	int n = end_threads(used);
 	uint64_t at = 0;
 	int k = 0;
 
@@ -574,11 +584,8 @@ static void *pick_tables(void *arg)
  * many tokens. */
 static void pick_pass(struct pick *p, int pass, uint64_t used)
 {
-	enum { MOST = 16 };
-	struct pick *arg[MOST];
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = used < LIST_PARALLEL ? 1 : cores > MOST ? MOST
-		: cores > 1 ? (int)cores : 1;
+	struct pick *arg[END_THREADS];
+	int n = end_threads(used);
 
 	for (int i = 0; i < n; i++)
 		arg[i] = p;
@@ -1007,9 +1014,9 @@ void gh_counts_reset(struct gh_counts *c)
 
 		/* A large table goes rather than being cleared: the next
 		 * input may need none of it, and clearing a GiB of slots at
-		 * the end of a run (gh_counts_free resets first) was a
-		 * quarter second on one thread (bench/NOTES.md, "Session
-		 * 27"). */
+		 * the end of a run (gh_tokens_free resets before it frees)
+		 * was a quarter second on one thread (bench/NOTES.md,
+		 * "Session 27"). */
 		if (gh_token_table_bytes(t) > CLEAR_MOST)
 			gh_token_table_free(t);
 		else
@@ -1034,12 +1041,13 @@ void gh_counts_free(struct gh_counts *c)
 {
 	if (!c)
 		return;
+	/* The tables go first: the reset then has none to clear. */
+	for (int k = 0; k < SHARDS; k++)
+		gh_token_table_free(&c->shard[k].table);
 	gh_counts_reset(c);
 	pthread_mutex_destroy(&c->lock);
-	for (int k = 0; k < SHARDS; k++) {
+	for (int k = 0; k < SHARDS; k++)
 		pthread_mutex_destroy(&c->shard[k].lock);
-		gh_token_table_free(&c->shard[k].table);
-	}
 	free(c->parts);
 	gh_big_free(c->listed, c->listed_bytes);
 	free(c->dir);
