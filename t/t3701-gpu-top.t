@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 53
+plan 57
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -174,16 +174,36 @@ GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu -t --top=16 -f tsv xs >got.tsv
 python_top xs 16 >want.tsv
 same_file "words ending in NUL bytes, --top=16: Python's sort" got.tsv want.tsv
 
-# auto (choose.c): the lines of one file of 600 MB on 8 threads (75 MB
-# a thread) that asks only for its commonest go to the GPU alone.
+# auto (choose.c): the lines of one file of 600 MB on 4 threads (143 MiB
+# a thread, 128 from which lines go) that asks only for its commonest go to
+# the GPU alone.
 yes 'abc def 123' | head -c $((12 * 50000000)) >big
-(unset GPUHIST_GPU_ONLY; "$GPUHIST" -v --threads=8 --lines --top=5 -f tsv big \
+(unset GPUHIST_GPU_ONLY; "$GPUHIST" -v --threads=4 --lines --top=5 -f tsv big \
 	>got 2>err.lines)
 printf '%s\n' 'input	token	count' 'big	abc def 123	50000000' >want
 same_file "600 MB of one line, lines, auto: exact" got want
 set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err.lines)
 ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" = 600000000 ]; echo $?)" \
 	"600 MB, lines, auto: the GPU alone (${1:-?} bytes on the CPU)"
+# ... its words from 96 MiB a thread: on 5 threads (114 MiB) the GPU alone,
+# on 6 (95 MiB) the cores alone, no GPU started; exact either way.
+printf '%s\n' 'input	token	count' 'big	123	50000000' 'big	abc	50000000' \
+	'big	def	50000000' >want
+for threads in 5 6; do
+	(unset GPUHIST_GPU_ONLY; "$GPUHIST" -v --threads=$threads -t --top=5 \
+		-f tsv big >got 2>err.words)
+	same_file "600 MB, words on $threads threads, auto: exact" got want
+	set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err.words)
+	if [ $threads = 5 ]; then
+		ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" = 600000000 ]; echo $?)" \
+			"600 MB, words on 5 threads, auto: the GPU alone (${1:-?} bytes on the CPU)"
+	else
+		ok "$(! grep -q 'GPU' err.words &&
+			grep -q '^gpuhist: cpu backend, 6 threads' err.words; echo $?)" \
+			"600 MB, words on 6 threads, auto: the cores alone"
+		sed 's/^/# /' err.words
+	fi
+done
 rm -f big
 # ... and of one gzip file of 136 MiB on 8 threads (its text guessed at 4
 # times that: 68 MiB a thread), which the cores decode as the GPU counts.

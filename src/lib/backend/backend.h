@@ -135,11 +135,15 @@ struct gh_backend {
 #define GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD ((uint64_t)128 << 20)
 /* ... and for the words or lines of one input that asks only for its
  * commonest (tokens_top), which the device picks without copying every
- * distinct one back: at least this many a thread and GH_AUTO_GPU_TOP_BYTES
- * in all (16 threads count a GiB's words in 0.46-1.6 s and its lines in
- * 0.55-1.6 s, the GPU alone either in 0.45-0.55 s with its start; H200
- * host, bench/NOTES.md "Session 21"). */
-#define GH_AUTO_GPU_TOP_BYTES_PER_THREAD ((uint64_t)60 << 20)
+ * distinct one back: at least this many a thread (words; lines) and
+ * GH_AUTO_GPU_TOP_BYTES in all.  The GPU alone takes 0.45-0.6 s whole for
+ * 0.5-2 GiB, most of it its start; 16 threads, since session 27's mend,
+ * count a GiB's words in 0.32-0.60 s and its lines in 0.23-0.54 s, 2 GiB's
+ * in 0.55-1.09 s and 0.38-0.98 s (H200 host, bench/NOTES.md "Session 28"):
+ * the GPU is ahead on most shapes from 1.5 GiB of words and 2 GiB of
+ * lines on 16 threads. */
+#define GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD ((uint64_t)96 << 20)
+#define GH_AUTO_GPU_TOP_LINES_BYTES_PER_THREAD ((uint64_t)128 << 20)
 #define GH_AUTO_GPU_TOP_BYTES ((uint64_t)512 << 20)
 /* ... and the same through a decoder, the text's size guessed from the
  * disk's (GH_COMPRESSED_RATIO): a GiB of a log in gzip -6 took the GPU

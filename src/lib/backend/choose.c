@@ -27,10 +27,12 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 	/* Through a decoder the GPU counts as fast as the cores decode, and
 	 * the cores would decode and count: it pays from less. */
 	bool packed = file_bytes > disk_bytes;
-	bool top = opts->tokens_top &&
-		   per_thread >= (packed ?
-				  GH_AUTO_GPU_TOP_PACKED_BYTES_PER_THREAD :
-				  GH_AUTO_GPU_TOP_BYTES_PER_THREAD) &&
+	uint64_t top_per_thread =
+		packed ? GH_AUTO_GPU_TOP_PACKED_BYTES_PER_THREAD :
+		opts->tokens == GPUHIST_TOKENS_LINES ?
+			GH_AUTO_GPU_TOP_LINES_BYTES_PER_THREAD :
+			GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD;
+	bool top = opts->tokens_top && per_thread >= top_per_thread &&
 		   file_bytes >= (packed ? GH_AUTO_GPU_TOP_PACKED_BYTES :
 					   GH_AUTO_GPU_TOP_BYTES);
 	bool alone = opts->backend == GPUHIST_BACKEND_AUTO && words_or_lines &&

@@ -14,7 +14,8 @@
  * CPU until a GPU has started and then the GPU; for words or lines of one
  * file (of `inputs`) of GH_AUTO_GPU_TOKEN_BYTES_PER_THREAD a thread or
  * more (of one asking for its commonest alone, opts->tokens_top:
- * GH_AUTO_GPU_TOP_BYTES_PER_THREAD and GH_AUTO_GPU_TOP_BYTES, or the
+ * GH_AUTO_GPU_TOP_WORDS_BYTES_PER_THREAD or _LINES_ and
+ * GH_AUTO_GPU_TOP_BYTES, or the
  * _PACKED_ pair where file_bytes, an estimate, exceeds the disk_bytes
  * they are read from) that
  * the GPU would count itself, the GPU alone once started (the
