@@ -14,7 +14,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 57
+plan 61
 
 # same_top DESC FILE ARGS...: the GPU alone (the device's pick) and the
 # CPU backend give the same output, byte for byte.
@@ -218,6 +218,26 @@ same_file "136 MiB of gzip, lines, auto: the CPU backend's" got want
 set -- $(sed -n 's/.*; \([0-9]*\) bytes counted there, \([0-9]*\) on the GPU (.*/\1 \2/p' err.packed)
 ok "$([ "${1:-x}" = 0 ] && [ "${2:-0}" -gt 180000000 ]; echo $?)" \
 	"136 MiB of gzip, lines, auto: the GPU alone (${1:-?} bytes on the CPU)"
+# held(ERRFILE): the bytes the decoders filled while the GPU started.
+held() {
+	sed -n 's/.*; \([0-9]*\) bytes in [0-9]* chunks held meanwhile.*/\1/p' "$1"
+}
+h=$(held err.packed)
+ok "$([ "${h:-0}" -gt 0 ]; echo $?)" \
+	"136 MiB of gzip, lines, auto: the decoders filled the stage meanwhile (${h:-no} bytes)"
+# ... with a stage of two chunks, full long before the GPU is up; and with
+# no device to be found, where what the stage held goes to the CPU.
+(unset GPUHIST_GPU_ONLY; GPUHIST_STAGE_BYTES=8388608 "$GPUHIST" -v \
+	--threads=8 --lines --top=5 -f tsv packed.gz >got 2>err.small)
+same_file "136 MiB of gzip, lines, auto, a stage of 8 MiB: the CPU backend's" \
+	got want
+h=$(held err.small)
+ok "$([ "${h:-0}" -gt 0 ] && [ "${h:-0}" -le 8388608 ]; echo $?)" \
+	"a stage of 8 MiB: held ${h:-none} bytes, 8 MiB at most"
+(unset GPUHIST_GPU_ONLY; CUDA_VISIBLE_DEVICES= "$GPUHIST" -v --threads=8 \
+	--lines --top=5 -f tsv packed.gz >got 2>err.none)
+same_file "136 MiB of gzip, lines, auto, no device: the CPU backend's" got want
+diag "no device: $(grep -o 'counting on the CPU[^:]*' err.none)"
 rm -f packed.gz
 
 # Several inputs: each one's rows, and the total's sum of all of them.

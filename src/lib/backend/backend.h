@@ -153,6 +153,11 @@ struct gh_backend {
 #define GH_AUTO_GPU_TOP_PACKED_BYTES_PER_THREAD ((uint64_t)30 << 20)
 #define GH_AUTO_GPU_TOP_PACKED_BYTES ((uint64_t)480 << 20)
 
+/* Under auto, the most that decoders fill while the GPU starts, for it to
+ * count alone (backend_auto.c, stage.c): a GPU start of 0.25-0.45 s at
+ * the parallel decoders' 3-5 GB/s.  Given back once the GPU has it. */
+#define GH_STAGE_BYTES ((uint64_t)1 << 30)
+
 /* Under a --memory of less than this the host counts the tokens: the
  * device's tables are emptied through host memory it does not count. */
 #define GH_TOK_MEMORY_LEAST ((uint64_t)64 << 20)

@@ -14,6 +14,13 @@
  * start, everything is counted on the CPU; when it fails later, the
  * inputs it had counted part of fail, and the CPU counts the rest.
  *
+ * Words or lines that the GPU is to count alone (gpu_alone) take no CPU
+ * chunk while it starts: decoders fill the stage's (stage.c) meanwhile,
+ * up to the stage_bytes choose.c gives, and once the GPU is up the
+ * starter, and each reader as it asks for a chunk, copies one held into
+ * a GPU chunk and submits it (into a CPU chunk where the GPU did not
+ * start or counts tokens on the host); finish() waits for that.
+ *
  * --backend=gpu is this backend with the GPU required: started at once
  * for streams and large files, and for other files once the run has gone
  * on GH_GPU_LATE_START_SECS if it has GH_GPU_WORTH_SECS left by its files'
@@ -43,6 +50,7 @@
 
 #include "backends.h"
 #include "clock.h"
+#include "stage.h"
 
 /* A CPU acquire() this slow had no free chunk: it waited for counting. */
 #define BLOCKED_SECS 100e-6
@@ -54,6 +62,8 @@ struct auto_backend {
 	_Atomic int gpu_broken;        /* it failed: the CPU counts on */
 	bool gpu_required;             /* --backend=gpu */
 	bool gpu_alone;                /* no CPU chunk while it starts */
+	struct gh_stage *stage;        /* gpu_alone: its chunks meanwhile */
+	_Atomic int stage_failed;      /* a held chunk was not counted */
 	_Atomic int found;             /* the start found a device (1), or
 					* none (-1); 0: not yet known */
 	char unusable_why[300];        /* "GPU backend unusable: ..." */
@@ -72,6 +82,59 @@ struct auto_backend {
 	_Atomic uint64_t cpu_bytes, gpu_bytes;
 };
 
+static int failed(struct auto_backend *ab, const struct gh_backend *part);
+static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
+		       uint64_t len);
+
+/* One held chunk into a chunk of `to` (NULL: none to be had), submitted
+ * there as the input's: 0, or -1 where it could not be. */
+static int unstage(struct auto_backend *ab, struct gh_backend *to,
+		   const struct gh_chunk *held, int input, uint64_t len)
+{
+	struct gh_chunk *c = to->ops->acquire(to);
+
+	if (!c)
+		return -1;
+	memcpy(c->data, held->data, len);
+	c->from = held->from;
+	c->to = held->to;
+	c->phase = held->phase;
+	c->tokens = held->tokens;
+	c->tok_from = held->tok_from;
+	c->tok_to = held->tok_to;
+	return auto_submit(&ab->base, input, c, len);
+}
+
+/* Once the GPU's start has ended, takes a chunk the stage holds (with
+ * wait, each one, till none will come) and sends it to the GPU, where it
+ * counts the tokens itself, else to the CPU (which counts tokens inside a
+ * chunk too).  The starter, then readers as they ask for chunks. */
+static void empty_stage(struct auto_backend *ab, struct gh_backend *gpu,
+			bool wait)
+{
+	struct gh_chunk *held;
+	int input;
+	uint64_t len;
+
+	while ((held = gh_stage_take(ab->stage, wait, &input, &len))) {
+		struct gh_backend *to = gpu && gpu->tokens &&
+					!atomic_load(&ab->gpu_broken)
+					? gpu : ab->cpu;
+
+		if (to == ab->cpu || unstage(ab, to, held, input, len)) {
+			if (to != ab->cpu && !atomic_load(&ab->gpu_broken))
+				failed(ab, to);
+			if (unstage(ab, ab->cpu, held, input, len)) {
+				failed(ab, ab->cpu);
+				atomic_store(&ab->stage_failed, 1);
+			}
+		}
+		gh_stage_copied(ab->stage);
+		if (!wait)
+			return;
+	}
+}
+
 static void *start_gpu(void *arg)
 {
 	struct auto_backend *ab = arg;
@@ -89,6 +152,10 @@ static void *start_gpu(void *arg)
 	ab->gpu_ready = gh_now();
 	atomic_store(&ab->gpu, gpu);
 	atomic_store(&ab->start_ended, 1);
+	if (ab->stage) {
+		gh_stage_close(ab->stage);
+		empty_stage(ab, gpu, true);
+	}
 	return NULL;
 }
 
@@ -214,8 +281,12 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 	/* Words or lines the GPU counts alone (choose.c): the CPU's only
 	 * where it did not start, or counts the tokens on the host. */
 	if (ab->gpu_alone) {
+		if (!gpu && ab->stage && (c = gh_stage_lend(ab->stage)))
+			return c;
 		if (!gpu)
 			gpu = wait_for_gpu(ab);
+		if (ab->stage)
+			empty_stage(ab, gpu, false);
 		if (gpu && !gpu->tokens)
 			gpu = NULL;
 	}
@@ -263,6 +334,10 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 	struct gh_backend *to = c->backend;
 	int id = input;
 
+	if (ab->stage && to == gh_stage_backend(ab->stage)) {
+		gh_stage_hold(ab->stage, c, input, len);
+		return 0;
+	}
 	if (!len)                       /* given back unused */
 		return to->ops->submit(to, input, c, 0);
 	if (to != ab->cpu) {
@@ -284,12 +359,22 @@ static int auto_finish(struct gh_backend *b, int input,
 		       const struct gh_counted *into)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
-	struct gh_backend *gpu = atomic_load(&ab->gpu);
-	int id = atomic_load(&ab->gpu_input[input]);
+	const struct timespec ms = { 0, 1000000 };
+	struct gh_backend *gpu;
+	int id;
 	uint64_t part[256] = { 0 };
 	struct gh_counted gpu_into = *into;
 	int ret = 0;
 
+	/* Every reader is done: what the stage holds goes out now. */
+	if (ab->stage) {
+		while (!gh_stage_emptied(ab->stage))
+			nanosleep(&ms, NULL);
+		if (atomic_load(&ab->stage_failed))
+			ret = -1;
+	}
+	gpu = atomic_load(&ab->gpu);
+	id = atomic_load(&ab->gpu_input[input]);
 	gpu_into.totals = part;
 	if (id >= 0 && gpu->ops->finish(gpu, id, &gpu_into))
 		ret = failed(ab, gpu);
@@ -313,10 +398,16 @@ static void auto_settle(struct gh_backend *b, bool wait)
 {
 	struct auto_backend *ab = (struct auto_backend *)b;
 	struct gh_backend *gpu;
+	char stage_said[96] = "";
 	size_t n;
 
 	if (wait || atomic_load(&ab->start_ended))
 		join_starter(ab);
+	if (ab->stage && gh_stage_emptied(ab->stage))
+		snprintf(stage_said, sizeof(stage_said),
+			 "; %llu bytes in %d chunks held meanwhile",
+			 (unsigned long long)gh_stage_bytes(ab->stage),
+			 gh_stage_chunks(ab->stage));
 	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
 			     ab->cpu->detail);
 	if (!atomic_load(&ab->start_asked) && ab->start_at > 0) {
@@ -350,17 +441,17 @@ static void auto_settle(struct gh_backend *b, bool wait)
 	}
 	if (!gpu) {
 		snprintf(b->detail, sizeof(b->detail),
-			 "GPU backend unusable (%.200s); counting on the CPU: %.250s",
-			 ab->why, ab->cpu->detail);
+			 "GPU backend unusable (%.200s); counting on the CPU%s: %.200s",
+			 ab->why, stage_said, ab->cpu->detail);
 		return;
 	}
 	snprintf(b->detail + n, sizeof(b->detail) - n,
-		 "; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later%s): %.150s",
+		 "; %llu bytes counted there, %llu on the GPU (asked for after %.3f s, ready %.3f s later%s%s): %.150s",
 		 (unsigned long long)atomic_load(&ab->cpu_bytes),
 		 (unsigned long long)atomic_load(&ab->gpu_bytes),
 		 ab->asked - ab->opened, ab->gpu_ready - ab->asked,
 		 atomic_load(&ab->gpu_broken) ? ", then failed" : "",
-		 gpu->detail);
+		 stage_said, gpu->detail);
 }
 
 static const char *auto_unusable(struct gh_backend *b, bool whole)
@@ -406,6 +497,7 @@ static int auto_destroy(struct gh_backend *b)
 	    !atomic_load(&ab->start_ended))
 		return 1;
 	join_starter(ab);
+	gh_stage_free(ab->stage);
 	gpu = atomic_load(&ab->gpu);
 	if (gpu)
 		gpu->ops->destroy(gpu);
@@ -475,8 +567,8 @@ static const struct gh_backend_ops auto_ops = {
 
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 					bool start_now, bool gpu_required,
-					bool gpu_alone, char *why,
-					size_t why_len)
+					bool gpu_alone, uint64_t stage_bytes,
+					char *why, size_t why_len)
 {
 	struct auto_backend *ab = calloc(1, sizeof(*ab));
 
@@ -501,6 +593,15 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 		 ab->cpu->detail);
 	ab->gpu_required = gpu_required;
 	ab->gpu_alone = gpu_alone && start_now;
+	/* Without room for it, the readers wait for the GPU.  (Tests set a
+	 * smaller room, to fill it.) */
+	if (stage_bytes && getenv("GPUHIST_STAGE_BYTES"))
+		stage_bytes = strtoull(getenv("GPUHIST_STAGE_BYTES"), NULL, 10);
+	/* Chunks of the CPU's size, which the GPU's are never below: each
+	 * one held goes whole into a chunk of either. */
+	if (ab->gpu_alone && stage_bytes)
+		ab->stage = gh_stage_new(opts, ab->cpu->chunk_bytes,
+					 stage_bytes);
 	if (start_now || (gpu_required && gh_backend_gpu_listed(opts) <= 0))
 		ask_for_gpu(ab);
 	else if (gpu_required)

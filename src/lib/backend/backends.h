@@ -28,10 +28,11 @@ int gh_backend_gpu_listed(const struct gpuhist_options *opts);
  * has gone on GH_GPU_LATE_START_SECS, and the run cannot count without
  * it.  With gpu_alone (and start_now), no CPU chunk while the GPU starts:
  * the GPU's once it is up where it counts the tokens itself, else the
- * CPU's. */
+ * CPU's; up to stage_bytes (0: none) are filled meanwhile and held for
+ * it (stage.c). */
 struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 					bool start_now, bool gpu_required,
-					bool gpu_alone, char *why,
-					size_t why_len);
+					bool gpu_alone, uint64_t stage_bytes,
+					char *why, size_t why_len);
 
 #endif

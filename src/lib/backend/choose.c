@@ -43,7 +43,11 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 			      GH_AUTO_GPU_BYTES_PER_THREAD;
 
 	if (opts->backend == GPUHIST_BACKEND_AUTO && (large || unsized)) {
-		b = gh_backend_auto_open(opts, large, false, alone, reason,
+		/* Decoders fill a stage while the GPU starts; readers of
+		 * a plain file, at 10 GB/s and more, would gain nothing by
+		 * it (bench/NOTES.md "Session 28"). */
+		b = gh_backend_auto_open(opts, large, false, alone,
+					 packed ? GH_STAGE_BYTES : 0, reason,
 					 sizeof(reason));
 	} else if (opts->backend == GPUHIST_BACKEND_GPU) {
 		/* The CPU counts while the GPU starts (backend_auto.c), unless
@@ -55,7 +59,8 @@ struct gh_backend *gh_backend_choose(const struct gpuhist_options *opts,
 			b = gh_backend_gpu_open(opts, reason, sizeof(reason));
 		else
 			b = gh_backend_auto_open(opts, large || unsized, true,
-						 false, reason, sizeof(reason));
+						 false, 0, reason,
+						 sizeof(reason));
 		which = "GPU";
 	} else {
 		b = gh_backend_cpu_open(opts, reason, sizeof(reason));
