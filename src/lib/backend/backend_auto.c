@@ -63,7 +63,8 @@ struct auto_backend {
 	bool gpu_required;             /* --backend=gpu */
 	bool gpu_alone;                /* no CPU chunk while it starts */
 	struct gh_stage *stage;        /* gpu_alone: its chunks meanwhile */
-	_Atomic int stage_failed;      /* a held chunk was not counted */
+	/* An input a chunk held for was not counted (till its finish). */
+	_Atomic int stage_failed[GH_INPUTS_MAX];
 	_Atomic int found;             /* the start found a device (1), or
 					* none (-1); 0: not yet known */
 	char unusable_why[300];        /* "GPU backend unusable: ..." */
@@ -91,7 +92,8 @@ static int auto_submit(struct gh_backend *b, int input, struct gh_chunk *c,
 static int unstage(struct auto_backend *ab, struct gh_backend *to,
 		   const struct gh_chunk *held, int input, uint64_t len)
 {
-	struct gh_chunk *c = to->ops->acquire(to);
+	struct gh_chunk *c = len <= to->chunk_bytes ? to->ops->acquire(to)
+						    : NULL;
 
 	if (!c)
 		return -1;
@@ -105,28 +107,31 @@ static int unstage(struct auto_backend *ab, struct gh_backend *to,
 	return auto_submit(&ab->base, input, c, len);
 }
 
-/* Once the GPU's start has ended, takes a chunk the stage holds (with
- * wait, each one, till none will come) and sends it to the GPU, where it
- * counts the tokens itself, else to the CPU (which counts tokens inside a
- * chunk too).  The starter, then readers as they ask for chunks. */
-static void empty_stage(struct auto_backend *ab, struct gh_backend *gpu,
-			bool wait)
+/* Once the stage is closed (the GPU's start has ended), takes a chunk it
+ * holds (with wait, each one, till none will come) and sends it to the
+ * GPU, where it counts the tokens itself, else to the CPU (which counts
+ * tokens inside a chunk too); after a cancel, nowhere.  The starter and
+ * its helpers, readers as they ask for chunks, and finish(). */
+static void empty_stage(struct auto_backend *ab, bool wait)
 {
 	struct gh_chunk *held;
 	int input;
 	uint64_t len;
 
 	while ((held = gh_stage_take(ab->stage, wait, &input, &len))) {
+		struct gh_backend *gpu = atomic_load(&ab->gpu);
 		struct gh_backend *to = gpu && gpu->tokens &&
 					!atomic_load(&ab->gpu_broken)
 					? gpu : ab->cpu;
 
-		if (to == ab->cpu || unstage(ab, to, held, input, len)) {
+		if (ab->base.cancel && atomic_load(ab->base.cancel))
+			to = NULL;
+		else if (to == ab->cpu || unstage(ab, to, held, input, len)) {
 			if (to != ab->cpu && !atomic_load(&ab->gpu_broken))
 				failed(ab, to);
 			if (unstage(ab, ab->cpu, held, input, len)) {
 				failed(ab, ab->cpu);
-				atomic_store(&ab->stage_failed, 1);
+				atomic_store(&ab->stage_failed[input], 1);
 			}
 		}
 		gh_stage_copied(ab->stage);
@@ -135,10 +140,50 @@ static void empty_stage(struct auto_backend *ab, struct gh_backend *gpu,
 	}
 }
 
+static void *empty_stage_thread(void *arg)
+{
+	empty_stage(arg, true);
+	return NULL;
+}
+
+/* The stage closed as the start ends, and emptied by the starter with up
+ * to a helper a counting thread: once the decoders are done, only these
+ * take what it holds, and the CPU counts a chunk where it is handed over
+ * (count_in_reader), so one thread alone would count it all where the
+ * GPU did not start. */
+static void close_stage(struct auto_backend *ab)
+{
+	pthread_t helpers[GH_READERS_MAX];
+	int n = 0;
+
+	gh_stage_close(ab->stage);
+	while (n < ab->opts->threads - 1 && n < GH_READERS_MAX &&
+	       gh_stage_waiting(ab->stage) > n + 1 &&
+	       !pthread_create(&helpers[n], NULL, empty_stage_thread, ab))
+		n++;
+	empty_stage(ab, true);
+	while (n > 0)
+		pthread_join(helpers[--n], NULL);
+}
+
 static void *start_gpu(void *arg)
 {
 	struct auto_backend *ab = arg;
 	struct gh_backend *gpu = NULL;
+	const char *delay = getenv("GPUHIST_GPU_START_DELAY");
+
+#ifdef HAVE_CUDA
+	/* Tests: a start this many milliseconds slower, as a GPU's is, so
+	 * that the stage fills where no GPU is (t2310). */
+	if (delay) {
+		long ms = atol(delay);
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+#else
+	(void)delay;
+#endif
 
 	/* Whether there is a device at all is known well before the rest
 	 * of the start (a context, streams, pinned memory). */
@@ -152,10 +197,8 @@ static void *start_gpu(void *arg)
 	ab->gpu_ready = gh_now();
 	atomic_store(&ab->gpu, gpu);
 	atomic_store(&ab->start_ended, 1);
-	if (ab->stage) {
-		gh_stage_close(ab->stage);
-		empty_stage(ab, gpu, true);
-	}
+	if (ab->stage)
+		close_stage(ab);
 	return NULL;
 }
 
@@ -173,6 +216,9 @@ static void ask_for_gpu(struct auto_backend *ab)
 		snprintf(ab->why, sizeof(ab->why),
 			 "cannot start a thread: %s", strerror(err));
 		atomic_store(&ab->start_ended, 1);
+		/* Readers and finish() empty it, into the CPU. */
+		if (ab->stage)
+			gh_stage_close(ab->stage);
 	} else {
 		atomic_store(&ab->starter_running, 1);
 	}
@@ -286,7 +332,7 @@ static struct gh_chunk *auto_acquire(struct gh_backend *b)
 		if (!gpu)
 			gpu = wait_for_gpu(ab);
 		if (ab->stage)
-			empty_stage(ab, gpu, false);
+			empty_stage(ab, false);
 		if (gpu && !gpu->tokens)
 			gpu = NULL;
 	}
@@ -366,13 +412,18 @@ static int auto_finish(struct gh_backend *b, int input,
 	struct gh_counted gpu_into = *into;
 	int ret = 0;
 
-	/* Every reader is done: what the stage holds goes out now. */
-	if (ab->stage) {
-		while (!gh_stage_emptied(ab->stage))
+	/* Every reader is done: what the stage holds goes out now, this
+	 * thread helping once the stage is closed. */
+	if (ab->stage && gh_stage_lent(ab->stage)) {
+		for (;;) {
+			empty_stage(ab, true);
+			if (gh_stage_emptied(ab->stage))
+				break;
 			nanosleep(&ms, NULL);
-		if (atomic_load(&ab->stage_failed))
-			ret = -1;
+		}
 	}
+	if (ab->stage && atomic_exchange(&ab->stage_failed[input], 0))
+		ret = -1;
 	gpu = atomic_load(&ab->gpu);
 	id = atomic_load(&ab->gpu_input[input]);
 	gpu_into.totals = part;
@@ -403,7 +454,8 @@ static void auto_settle(struct gh_backend *b, bool wait)
 
 	if (wait || atomic_load(&ab->start_ended))
 		join_starter(ab);
-	if (ab->stage && gh_stage_emptied(ab->stage))
+	if (ab->stage && gh_stage_emptied(ab->stage) &&
+	    gh_stage_bytes(ab->stage))
 		snprintf(stage_said, sizeof(stage_said),
 			 "; %llu bytes in %d chunks held meanwhile",
 			 (unsigned long long)gh_stage_bytes(ab->stage),

@@ -21,6 +21,9 @@
 
 #include "stage.h"
 
+/* Chunks a stage holds at most (a room past it is cut). */
+#define MOST_SLOTS (1 << 20)
+
 struct stage_slot {
 	struct gh_chunk chunk;
 	int input;
@@ -52,7 +55,8 @@ struct gh_stage *gh_stage_new(const struct gpuhist_options *opts,
 
 	if (!s)
 		return NULL;
-	s->n_slots = (int)(room / chunk_bytes);
+	s->n_slots = room / chunk_bytes > MOST_SLOTS ? MOST_SLOTS
+						     : (int)(room / chunk_bytes);
 	s->mem_bytes = (size_t)s->n_slots * chunk_bytes;
 	s->slots = calloc((size_t)s->n_slots, sizeof(*s->slots));
 	s->held = calloc((size_t)s->n_slots, sizeof(*s->held));
@@ -101,6 +105,24 @@ struct gh_chunk *gh_stage_lend(struct gh_stage *s)
 	return slot ? &slot->chunk : NULL;
 }
 
+/* Whether every chunk lent has come back, been taken and been copied
+ * (s->lock held). */
+static bool emptied(const struct gh_stage *s)
+{
+	return s->closed && !s->out && s->n_taken == s->n_held &&
+	       !s->copying;
+}
+
+/* Once emptied, the memory goes back at once, not at the run's end
+ * (s->lock held). */
+static void give_back_if_emptied(struct gh_stage *s)
+{
+	if (emptied(s) && s->mem) {
+		munmap(s->mem, s->mem_bytes);
+		s->mem = NULL;
+	}
+}
+
 void gh_stage_hold(struct gh_stage *s, struct gh_chunk *c, int input,
 		   uint64_t len)
 {
@@ -115,6 +137,7 @@ void gh_stage_hold(struct gh_stage *s, struct gh_chunk *c, int input,
 		s->bytes += len;
 		s->chunks++;
 	}
+	give_back_if_emptied(s);
 	pthread_cond_broadcast(&s->held_one);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -123,16 +146,10 @@ void gh_stage_close(struct gh_stage *s)
 {
 	pthread_mutex_lock(&s->lock);
 	s->closed = true;
+	give_back_if_emptied(s);
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Whether every chunk lent has come back, been taken and been copied
- * (s->lock held). */
-static bool emptied(const struct gh_stage *s)
-{
-	return s->closed && !s->out && s->n_taken == s->n_held &&
-	       !s->copying;
-}
 
 struct gh_chunk *gh_stage_take(struct gh_stage *s, bool wait, int *input,
 			       uint64_t *len)
@@ -156,12 +173,7 @@ void gh_stage_copied(struct gh_stage *s)
 {
 	pthread_mutex_lock(&s->lock);
 	s->copying--;
-	/* The last copy: the memory goes back at once, not at the run's
-	 * end. */
-	if (emptied(s) && s->mem) {
-		munmap(s->mem, s->mem_bytes);
-		s->mem = NULL;
-	}
+	give_back_if_emptied(s);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -173,6 +185,26 @@ bool gh_stage_emptied(struct gh_stage *s)
 	done = emptied(s);
 	pthread_mutex_unlock(&s->lock);
 	return done;
+}
+
+int gh_stage_waiting(struct gh_stage *s)
+{
+	int n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->n_held - s->n_taken;
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+int gh_stage_lent(struct gh_stage *s)
+{
+	int n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->lent;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 uint64_t gh_stage_bytes(struct gh_stage *s)

@@ -30,10 +30,14 @@ void gh_stage_close(struct gh_stage *s);
  * will be).  Several threads may take at once. */
 struct gh_chunk *gh_stage_take(struct gh_stage *s, bool wait, int *input,
 			       uint64_t *len);
-/* A taken chunk's bytes are copied: the last one gives the memory back. */
+/* A taken chunk's bytes are copied.  Once emptied (below) its memory is
+ * given back. */
 void gh_stage_copied(struct gh_stage *s);
 /* Whether it is closed and every chunk lent is back, taken and copied. */
 bool gh_stage_emptied(struct gh_stage *s);
+/* Chunks held and not yet taken; chunks lent so far. */
+int gh_stage_waiting(struct gh_stage *s);
+int gh_stage_lent(struct gh_stage *s);
 /* Bytes held so far, and chunks. */
 uint64_t gh_stage_bytes(struct gh_stage *s);
 int gh_stage_chunks(struct gh_stage *s);
