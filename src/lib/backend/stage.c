@@ -150,7 +150,6 @@ void gh_stage_close(struct gh_stage *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-
 struct gh_chunk *gh_stage_take(struct gh_stage *s, bool wait, int *input,
 			       uint64_t *len)
 {
