@@ -79,7 +79,7 @@ static void *take(void *arg)
 
 	while ((c = gh_stage_take(stage, wait, &input, &len)) || !wait) {
 		if (!c) {
-			if (gh_stage_emptied(stage))
+			if (gh_stage_state(stage).emptied)
 				break;
 			sched_yield();
 			continue;
@@ -120,7 +120,8 @@ int main(void)
 		pthread_join(fillers[i], NULL);
 	ok(!gh_stage_lend(stage), "its room spent, it lends no more");
 	gh_stage_close(stage);
-	ok(!gh_stage_emptied(stage), "closed with a chunk still lent: not emptied");
+	ok(!gh_stage_state(stage).emptied,
+	   "closed with a chunk still lent: not emptied");
 
 	for (int i = 0; i < TAKERS; i++)
 		pthread_create(&takers[i], NULL, take, (void *)1);
@@ -141,11 +142,11 @@ int main(void)
 	ok(!bad_chunks, "every chunk taken names its input, length and cut");
 	ok(same && all > 0,
 	   "each input's bytes came out once, as held, by four takers at once, waiting for the last");
-	ok(gh_stage_bytes(stage) == all, "gh_stage_bytes: every byte held");
-	chunks = gh_stage_chunks(stage);
+	ok(gh_stage_state(stage).bytes == all, "its bytes: every byte held");
+	chunks = gh_stage_state(stage).chunks;
 	ok(chunks > 0 && chunks <= SLOTS,
-	   "gh_stage_chunks: the chunks held with bytes, 64 at most");
-	ok(gh_stage_emptied(stage), "every chunk copied: emptied");
+	   "its chunks: the chunks held with bytes, 64 at most");
+	ok(gh_stage_state(stage).emptied, "every chunk copied: emptied");
 	got = gh_stage_take(stage, 1, &input, &len);
 	ok(!got && !gh_stage_lend(stage),
 	   "emptied: nothing to take, and nothing lent, even waiting");

@@ -158,7 +158,7 @@ static void close_stage(struct auto_backend *ab)
 
 	gh_stage_close(ab->stage);
 	while (n < ab->opts->threads - 1 && n < GH_READERS_MAX &&
-	       gh_stage_waiting(ab->stage) > n + 1 &&
+	       gh_stage_state(ab->stage).waiting > n + 1 &&
 	       !pthread_create(&helpers[n], NULL, empty_stage_thread, ab))
 		n++;
 	empty_stage(ab, true);
@@ -414,10 +414,10 @@ static int auto_finish(struct gh_backend *b, int input,
 
 	/* Every reader is done: what the stage holds goes out now, this
 	 * thread helping once the stage is closed. */
-	if (ab->stage && gh_stage_lent(ab->stage)) {
+	if (ab->stage && gh_stage_state(ab->stage).lent) {
 		for (;;) {
 			empty_stage(ab, true);
-			if (gh_stage_emptied(ab->stage))
+			if (gh_stage_state(ab->stage).emptied)
 				break;
 			nanosleep(&ms, NULL);
 		}
@@ -454,12 +454,14 @@ static void auto_settle(struct gh_backend *b, bool wait)
 
 	if (wait || atomic_load(&ab->start_ended))
 		join_starter(ab);
-	if (ab->stage && gh_stage_emptied(ab->stage) &&
-	    gh_stage_bytes(ab->stage))
-		snprintf(stage_said, sizeof(stage_said),
-			 "; %llu bytes in %d chunks held meanwhile",
-			 (unsigned long long)gh_stage_bytes(ab->stage),
-			 gh_stage_chunks(ab->stage));
+	if (ab->stage) {
+		struct gh_stage_state st = gh_stage_state(ab->stage);
+
+		if (st.emptied && st.bytes)
+			snprintf(stage_said, sizeof(stage_said),
+				 "; %llu bytes in %d chunks held meanwhile",
+				 (unsigned long long)st.bytes, st.chunks);
+	}
 	n = (size_t)snprintf(b->detail, sizeof(b->detail), "%.250s",
 			     ab->cpu->detail);
 	if (!atomic_load(&ab->start_asked) && ab->start_at > 0) {

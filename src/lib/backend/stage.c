@@ -176,54 +176,18 @@ void gh_stage_copied(struct gh_stage *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-bool gh_stage_emptied(struct gh_stage *s)
+struct gh_stage_state gh_stage_state(struct gh_stage *s)
 {
-	bool done;
+	struct gh_stage_state st;
 
 	pthread_mutex_lock(&s->lock);
-	done = emptied(s);
+	st.emptied = emptied(s);
+	st.lent = s->lent;
+	st.waiting = s->n_held - s->n_taken;
+	st.chunks = s->chunks;
+	st.bytes = s->bytes;
 	pthread_mutex_unlock(&s->lock);
-	return done;
-}
-
-int gh_stage_waiting(struct gh_stage *s)
-{
-	int n;
-
-	pthread_mutex_lock(&s->lock);
-	n = s->n_held - s->n_taken;
-	pthread_mutex_unlock(&s->lock);
-	return n;
-}
-
-int gh_stage_lent(struct gh_stage *s)
-{
-	int n;
-
-	pthread_mutex_lock(&s->lock);
-	n = s->lent;
-	pthread_mutex_unlock(&s->lock);
-	return n;
-}
-
-uint64_t gh_stage_bytes(struct gh_stage *s)
-{
-	uint64_t bytes;
-
-	pthread_mutex_lock(&s->lock);
-	bytes = s->bytes;
-	pthread_mutex_unlock(&s->lock);
-	return bytes;
-}
-
-int gh_stage_chunks(struct gh_stage *s)
-{
-	int chunks;
-
-	pthread_mutex_lock(&s->lock);
-	chunks = s->chunks;
-	pthread_mutex_unlock(&s->lock);
-	return chunks;
+	return st;
 }
 
 void gh_stage_free(struct gh_stage *s)

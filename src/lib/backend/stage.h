@@ -33,14 +33,15 @@ struct gh_chunk *gh_stage_take(struct gh_stage *s, bool wait, int *input,
 /* A taken chunk's bytes are copied.  Once emptied (below) its memory is
  * given back. */
 void gh_stage_copied(struct gh_stage *s);
-/* Whether it is closed and every chunk lent is back, taken and copied. */
-bool gh_stage_emptied(struct gh_stage *s);
-/* Chunks held and not yet taken; chunks lent so far. */
-int gh_stage_waiting(struct gh_stage *s);
-int gh_stage_lent(struct gh_stage *s);
-/* Bytes held so far, and chunks. */
-uint64_t gh_stage_bytes(struct gh_stage *s);
-int gh_stage_chunks(struct gh_stage *s);
+/* Where it stands, read at once. */
+struct gh_stage_state {
+	bool emptied;       /* closed, every chunk lent back, taken, copied */
+	int lent;           /* chunks lent so far */
+	int waiting;        /* held and not yet taken */
+	int chunks;         /* held with bytes, in all */
+	uint64_t bytes;     /* held, in all */
+};
+struct gh_stage_state gh_stage_state(struct gh_stage *s);
 void gh_stage_free(struct gh_stage *s);
 
 #endif
