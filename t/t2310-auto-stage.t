@@ -50,23 +50,24 @@ else
 fi
 sed 's/^/# /' err
 
-GPUHIST_GPU_START_DELAY=1500 GPUHIST_STAGE_BYTES=2097152 "$GPUHIST" -v \
+GPUHIST_GPU_START_DELAY=1500 GPUHIST_STAGE_BYTES=8388608 "$GPUHIST" -v \
 	--threads=1 -t -f tsv b64.gz >got 2>err
 same_file "words, a stage of two chunks: --backend=cpu's" got want
 h=$(held err)
 if [ $threaded = 1 ]; then
-	ok "$([ "${h:-0}" -gt 0 ] && [ "${h:-0}" -le 2097152 ]; echo $?)" \
-		"words, a stage of two chunks: it held ${h:-no} bytes, 2 MiB at most"
+	ok "$([ "${h:-0}" -gt 0 ] && [ "${h:-0}" -le 8388608 ]; echo $?)" \
+		"words, a stage of two chunks: it held ${h:-no} bytes, 8 MiB at most"
 else
-	skip "built without CUDA" "words, a stage of two chunks: 2 MiB at most"
+	skip "built without CUDA" "words, a stage of two chunks: 8 MiB at most"
 fi
 
-# Lines, their commonest only (the same rule), in a stage of four chunks,
+# Lines, their commonest only (the same rule), in a stage of four chunks
+# (4 MiB each, the GPU's size),
 # with a slow start and with none.
-GPUHIST_GPU_START_DELAY=1000 GPUHIST_STAGE_BYTES=4194304 "$GPUHIST" \
+GPUHIST_GPU_START_DELAY=1000 GPUHIST_STAGE_BYTES=16777216 "$GPUHIST" \
 	--threads=1 --lines --top=7 -f tsv b64.gz >got
 same_file "lines, --top=7, a slow start: --backend=cpu's" got want.lines
-GPUHIST_STAGE_BYTES=4194304 "$GPUHIST" --threads=1 --lines --top=7 \
+GPUHIST_STAGE_BYTES=16777216 "$GPUHIST" --threads=1 --lines --top=7 \
 	-f tsv b64.gz >got
 same_file "lines, --top=7: --backend=cpu's" got want.lines
 # The same file twice: two inputs are never the GPU's alone.

@@ -17,9 +17,6 @@
 #include "backend.h"
 #include "gh_tokens_kernel.h"
 
-/* 4 MiB: on an H200, 8 GiB streamed at 50 GB/s with 4 MiB chunks, 37-41
- * with 16 MiB, and the smaller pinned ring starts faster. */
-#define GH_GPU_CHUNK_DEFAULT ((uint64_t)4 << 20)
 #define GH_GPU_STREAMS_DEFAULT 2
 #define GH_GPU_STREAM_FILL ((uint64_t)256 << 10)
 /* An input's counters on a device: 256 byte totals, then its chunks'
