@@ -3,11 +3,12 @@
 # over one: --devices=0,0) and sums their totals exactly: the same totals
 # as one device and as the CPU, on a file read by many readers, on gzip,
 # a pipe and several inputs at once.  With two devices, also 0,1, all, and
-# --device=1 alone.
+# --device=1 alone, and the tokens of two devices' tables (words, lines,
+# a field) against the CPU's.
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_gpu
 n_gpus=$("$GPUHIST" --version -v 2>/dev/null | grep -c '^device [0-9]')
-plan 13
+plan 16
 
 gen log 50000001 >"$TMP/log"
 gen random 7000003 >"$TMP/random"
@@ -57,9 +58,23 @@ if [ "$n_gpus" -ge 2 ]; then
 		'gpu backend, devices 0 \(.*\), 1 \(.*\)'
 	agree "--device=1 alone (reader threads use device 1 too)" --device=1
 	agree "--devices=1,0,1" --devices=1,0,1
+	# Each device keeps a table of the tokens its chunks hold, and the
+	# tables are merged at the end (the GPU alone: no CPU share).
+	for view in -t --lines --field=1; do
+		"$GPUHIST" --backend=cpu $view -f tsv "$TMP/log" \
+			>"$TMP/want.tok" 2>/dev/null
+		GPUHIST_GPU_ONLY=1 "$GPUHIST" --backend=gpu --devices=0,1 \
+			$view -f tsv "$TMP/log" >"$TMP/got.tok" 2>"$TMP/err"
+		st=$?
+		ok "$([ $st -eq 0 ] && [ -s "$TMP/want.tok" ] &&
+		      cmp -s "$TMP/got.tok" "$TMP/want.tok"; echo $?)" \
+			"--devices=0,1 $view -f tsv: the CPU's tokens"
+		[ $st -eq 0 ] || sed 's/^/# /' "$TMP/err" | head -5
+	done
 else
 	for d in "--devices=0,1" "--devices=0,1 in -v" "--device=1" \
-		 "--devices=1,0,1"; do
+		 "--devices=1,0,1" "--devices=0,1 -t" "--devices=0,1 --lines" \
+		 "--devices=0,1 --field=1"; do
 		skip "$d" "one CUDA device here"
 	done
 fi

@@ -149,6 +149,41 @@ def case_devices(b):
                                 gbs=streaming_gbs(mv))
                             .against(streaming_gbs(mv) / ceiling[k], ">=",
                                      DEVICES_VS_H2D, f"{k} GPU H2D"))
+    if n >= 2:
+        rows += devices_tokens_rows(b, case, big, nbytes, n)
+    return rows
+
+
+def devices_tokens_rows(b, case, big, nbytes, n):
+    """Words and lines on one GPU and on every GPU here, the GPUs alone:
+    the rate after start-up, every GPU's against one's (the target at
+    DEVICES_TOKENS_AT GPUs and more), and the start-up's."""
+    rows = []
+    for view in ("-t", "--lines"):
+        got = {}
+        for spec in ("0", "all"):
+            m = b.timer.measure(["env", "GPUHIST_GPU_ONLY=1"] + gpuhist(
+                "--backend=gpu", f"--devices={spec}", "-v", view, "-f",
+                "tsv", str(big)))
+            got[spec] = (Row.of(case, f"gpuhist --devices={spec} {view}", m,
+                                nbytes), streaming_gbs(m), startup_seconds(m))
+        one, every = got["0"], got["all"]
+        tool = f"gpuhist --devices=all ({n} GPUs) {view}"
+        rows.append(one[0])
+        rows.append(Row(case, f"gpuhist --devices=0 {view} after start-up",
+                        gbs=one[1]))
+        rows.append(every[0].beside(every[0].gbs / one[0].gbs,
+                                    "--devices=0"))
+        after = Row(case, f"{tool} after start-up", gbs=every[1])
+        if n >= DEVICES_TOKENS_AT:
+            after.against(every[1] / one[1], ">=", DEVICES_TOKENS_VS_ONE,
+                          "--devices=0")
+        else:
+            after.beside(every[1] / one[1], "--devices=0")
+        rows.append(after)
+        start = Row(case, f"{tool} start-up", seconds=every[2])
+        rows.append(start.against(every[2] / one[2], "<=",
+                                  DEVICES_START_VS_ONE, "--devices=0"))
     return rows
 
 

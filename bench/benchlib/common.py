@@ -84,6 +84,11 @@ BGZF_AUTO_VS_CPU = 0.95           # "no slower", within noise
 # Several GPUs (issue "Every view on every scale"): the rate after start-up
 # against the host's pinned host-to-device ceiling for that many GPUs.
 DEVICES_VS_H2D = 0.8
+# Tokens on several GPUs (issue "Real logs at full speed"): after start-up,
+# four GPUs >= 2.5x one; and their start-up <= 1.3x one GPU's.
+DEVICES_TOKENS_VS_ONE = 2.5
+DEVICES_TOKENS_AT = 4
+DEVICES_START_VS_ONE = 1.3
 # rapidgzip when only its Python package is installed: its cli() reads
 # sys.argv, whose first word it prints in messages.
 RAPIDGZIP_PY = ('import sys, rapidgzip; sys.argv[0] = "rapidgzip"; '
@@ -567,6 +572,7 @@ STREAMING = re.compile(r"after start-up ([\d.]+) s, ([\d.]+) GB/s")
 GPU_SHARE = re.compile(r"(\d+) on the GPU \(asked for after ([\d.]+) s, "
                        r"ready ([\d.]+) s later\)")
 WHOLE = re.compile(r"(\d+) bytes in ([\d.]+) s")
+STARTUP = re.compile(r"backend start-up ([\d.]+) s")
 NVCOMP_ROW = re.compile(r"^gzip \+ copy\s+([\d.]+) ms\s+([\d.]+) GB/s", re.M)
 
 
@@ -599,6 +605,17 @@ def streaming_gbs(m):
             raise BenchError("gpuhist -v printed no 'after start-up' rate")
         rates.append(float(found[2]))
     return statistics.median(rates)
+
+
+def startup_seconds(m):
+    """Median backend start-up that gpuhist -v reported over the runs."""
+    secs = []
+    for stderr in m.stderrs:
+        found = STARTUP.search(stderr)
+        if not found:
+            raise BenchError("gpuhist -v printed no backend start-up")
+        secs.append(float(found[1]))
+    return statistics.median(secs)
 
 
 def gpu_count():
