@@ -388,7 +388,7 @@ struct gpuhist_tokens {
 	 * commonest and a device or the host picked them, how many token
 	 * holds (fewer than distinct): every token whose count is above a
 	 * bound and those of the bound's count that come first in byte
-	 * order (the host lists every one of the bound's count), the
+	 * order (the host lists its tables' tokens_top first each), the
 	 * tokens_top commonest (by count, then bytes) among them, each
 	 * with its whole count.  distinct and total are still the input's
 	 * whole. */
@@ -407,6 +407,9 @@ int gpuhist_tokens_each(const struct gpuhist_tokens *tokens,
 				  const struct gpuhist_tokens *part),
 			void *ctx);
 const char *gpuhist_tokens_message(const struct gpuhist_tokens *tokens);
+/* Where a result's commonest were picked, where only they are listed
+ * (listed is not 0): "device" or "host"; else NULL.  After 0.2. */
+const char *gpuhist_tokens_picked_on(const struct gpuhist_tokens *tokens);
 
 /* A sum of token counts (several inputs' tokens, results merged), exact,
  * in memory up to `memory` bytes (0: no limit) and spilled to

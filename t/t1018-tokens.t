@@ -12,7 +12,7 @@ need_cmd gzip
 
 cd "$TMP" || exit 1
 
-plan 60
+plan 64
 
 gen log 3000000 >log
 # A log with a quoted request field, split by '"' too.
@@ -239,6 +239,26 @@ for args in "7 --threads=4" "40000 --threads=8" "7 --threads=1"; do
 	want_top many $1 >want
 	same_file "--top=$1 of 822,669 distinct tokens, $2: Python's sorted(...)[:$1]" got want
 done
+
+# Ties at the commonest's last count: 300,000 distinct tokens, most once,
+# 100 twice and 5 three times.  Only each table's first --top of the last
+# row's count, in byte order, are listed (counts.c's pick), the rest
+# left out: the rows are still Python's, among ties 2 (top 20), among
+# ties 1 (top 2000) and among the 5 (top 1), and -v says the host picked.
+python3 -c 'import random
+r = random.Random(1018)
+w = list({"%x" % r.getrandbits(r.choice((12, 28, 64))) for _ in range(300000)})
+w += w[:100] + w[:5] * 2
+r.shuffle(w)
+print("\n".join(w))' >ties
+for args in "20 --threads=2" "2000 --threads=4" "1 --threads=1"; do
+	set -- $args
+	"$GPUHIST" -v -t --top=$1 -f tsv $2 ties >got 2>err
+	want_top ties $1 >want
+	same_file "--top=$1 of tokens tied at the last row's count, $2: Python's sorted(...)[:$1]" got want
+done
+like "... -v: the commonest picked on the host" "$(cat err)" \
+	'ties: the commonest tokens picked on the host: [0-9]+ of [0-9]+ distinct listed'
 
 # Every row of them, counted by 8 threads in chunks of 64 KiB: the shared
 # tables grow under the adds, and units of a table another thread holds

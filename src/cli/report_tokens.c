@@ -1445,9 +1445,13 @@ int gh_report_tokens(struct gh_report *rep, const char *name,
 	struct best owned;
 
 	rep->block_error[0] = '\0';
-	if (rep->opts->verbose && tk->listed && !rep->in_total)
-		gh_msg("%s: the commonest tokens picked on the device: %zu of %zu distinct handed back",
-		       name, tk->listed, tk->distinct);
+	if (rep->opts->verbose && tk->listed && !rep->in_total) {
+		const char *on = gpuhist_tokens_picked_on(tk);
+
+		gh_msg("%s: the commonest tokens picked on the %s: %zu of %zu distinct %s",
+		       name, on ? on : "device", tk->listed, tk->distinct,
+		       on && !strcmp(on, "host") ? "listed" : "handed back");
+	}
 	int bad = arrange(rep, tk, &rows, &owned, &other, &has_other);
 
 	if (!bad && grouped(rep) && rep->top && !rep->bytes_per &&

@@ -66,12 +66,20 @@ struct gh_counts {
 	size_t listed_bytes;
 	uint64_t n_listed, listed_total;
 	struct gpuhist_tokens result;
+	bool picked_on_device;          /* result.listed: a device's pick */
 };
 
 struct gh_counts *gh_counts_of(const struct gpuhist_tokens *tk)
 {
 	return (struct gh_counts *)((char *)tk -
 				    offsetof(struct gh_counts, result));
+}
+
+const char *gh_counts_picked_on(const struct gh_counts *c)
+{
+	if (!c->result.listed)
+		return NULL;
+	return c->picked_on_device ? "device" : "host";
 }
 
 const char *gh_counts_error(const struct gh_counts *c)
@@ -493,10 +501,14 @@ static void list_tables(struct gh_counts *c, struct gpuhist_token *list,
  * tokens (the command's table of 20) had every one listed, 24 bytes
  * each written to new pages, and then passed over them all to pick 20.
  * Picked here instead: each table's top largest counts, the top-th
- * largest of those the bound, and only the tokens of the bound's count
- * or more listed.  A token's order among equal counts is its bytes',
- * which the caller decides: every token of the bound's count is
- * listed. */
+ * largest of those the bound, and only the tokens above the bound's
+ * count listed, with each table's top first in byte order of those of
+ * the bound's count (a token's order among equal counts is its bytes',
+ * as the caller sorts them: gh_by_bytes).  Of the top commonest, fewer
+ * than top are above the bound, and the rest are the first of the
+ * bound's count in byte order, each among its table's first top.  Where
+ * most tokens come once (an id or a time on every line), the bound is 1
+ * and would have listed them all. */
 
 /* The largest top that the end picks for (a heap of top counts a table). */
 #define PICK_MOST 4096
@@ -508,8 +520,12 @@ struct pick {
 	uint64_t top, bound;
 	uint64_t *best;                 /* table k's largest at k * top */
 	uint64_t n_best[SHARDS];
-	uint64_t n_listed[SHARDS];      /* tokens of the bound or more */
+	uint64_t n_listed[SHARDS];      /* tokens listed from table k */
 	uint64_t at[SHARDS];            /* where table k's are listed */
+	uint64_t *ties;                 /* table k's first of the bound's
+					 * count, slots, at k * top: a heap,
+					 * the last in byte order on top */
+	uint64_t n_ties[SHARDS];
 	struct gpuhist_token *list;
 };
 
@@ -534,11 +550,88 @@ static void heap_down(uint64_t *h, uint64_t n, uint64_t i)
 	}
 }
 
+/* A key's first 8 bytes as a number that orders as they do (zeros past
+ * its end). */
+static uint64_t head_of(const unsigned char *p, uint64_t len)
+{
+	uint64_t h = 0;
+
+	if (len >= 8) {
+		memcpy(&h, p, 8);
+		return __builtin_bswap64(h);
+	}
+	for (uint64_t i = 0; i < 8; i++)
+		h = h << 8 | (i < len ? p[i] : 0);
+	return h;
+}
+
+/* The byte order of table t's slots a and b (gh_by_bytes'): < 0, 0, > 0.
+ * Most ties differ in their first 8 bytes: compared as one number. */
+static int slot_order(const struct gh_token_table *t, uint64_t a, uint64_t b)
+{
+	const struct gh_token_entry *x = &t->slot[a], *y = &t->slot[b];
+	uint64_t hx = head_of(t->arena + x->at, x->len);
+	uint64_t hy = head_of(t->arena + y->at, y->len);
+	uint64_t n = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (hx != hy)
+		return hx < hy ? -1 : 1;
+	c = n > 8 ? memcmp(t->arena + x->at + 8, t->arena + y->at + 8, n - 8)
+		  : 0;
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* Moves h[i] down to its place in a heap of n slots of t, the last in
+ * byte order on top. */
+static void ties_down(const struct gh_token_table *t, uint64_t *h,
+		      uint64_t n, uint64_t i)
+{
+	for (;;) {
+		uint64_t last = i, l = 2 * i + 1, r = l + 1, v;
+
+		if (l < n && slot_order(t, h[l], h[last]) > 0)
+			last = l;
+		if (r < n && slot_order(t, h[r], h[last]) > 0)
+			last = r;
+		if (last == i)
+			return;
+		v = h[i];
+		h[i] = h[last];
+		h[last] = v;
+		i = last;
+	}
+}
+
+/* Slot i of t, of the bound's count, into the heap h of the n first in
+ * byte order so far (top at most). */
+static void keep_tie(const struct gh_token_table *t, uint64_t *h,
+		     uint64_t *n, uint64_t top, uint64_t i)
+{
+	if (*n < top) {
+		uint64_t j = (*n)++;
+
+		/* up to its place */
+		while (j > 0 && slot_order(t, h[(j - 1) / 2], i) < 0) {
+			h[j] = h[(j - 1) / 2];
+			j = (j - 1) / 2;
+		}
+		h[j] = i;
+	} else if (slot_order(t, i, h[0]) < 0) {
+		h[0] = i;
+		ties_down(t, h, *n, 0);
+	}
+}
+
+/* Slots ahead whose bytes a tie's comparison fetches early. */
+#define TIE_AHEAD 8
+
 /* One pass of p over table k. */
 static void pick_table(struct pick *p, int k)
 {
 	const struct gh_token_table *t = &p->c->shard[k].table;
 	uint64_t *h = p->best + (uint64_t)k * p->top, n = 0;
+	uint64_t *ties = p->ties + (uint64_t)k * p->top;
 	struct gpuhist_token *to = p->pass == PICK_LIST ? p->list + p->at[k]
 							: NULL;
 
@@ -557,17 +650,31 @@ static void pick_table(struct pick *p, int k)
 				h[0] = e->count;
 				heap_down(h, n, 0);
 			}
-		} else if (e->count >= p->bound) {
+		} else if (e->count > p->bound) {
 			if (p->pass == PICK_LIST)
 				*to++ = (struct gpuhist_token){
 					t->arena + e->at, e->len, e->count };
 			n++;
+		} else if (e->count == p->bound && p->pass == PICK_COUNT) {
+			/* The bytes of ties a few slots on, meanwhile. */
+			if (i + TIE_AHEAD < t->cap)
+				__builtin_prefetch(t->arena +
+						   t->slot[i + TIE_AHEAD].at);
+			keep_tie(t, ties, &p->n_ties[k], p->top, i);
 		}
 	}
-	if (p->pass == PICK_TOP)
+	if (p->pass == PICK_TOP) {
 		p->n_best[k] = n;
-	else if (p->pass == PICK_COUNT)
-		p->n_listed[k] = n;
+	} else if (p->pass == PICK_COUNT) {
+		p->n_listed[k] = n + p->n_ties[k];
+	} else {
+		for (uint64_t j = 0; j < p->n_ties[k]; j++) {
+			const struct gh_token_entry *e = &t->slot[ties[j]];
+
+			*to++ = (struct gpuhist_token){
+				t->arena + e->at, e->len, e->count };
+		}
+	}
 }
 
 static void *pick_tables(void *arg)
@@ -601,8 +708,9 @@ static int by_count_down(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Lists into c->listed the tables' tokens whose count is the top-th
- * largest or more, where they are fewer than the `used` the tables hold:
+/* Lists into c->listed the tables' tokens whose count is above the
+ * top-th largest, and each table's top first of that count in byte
+ * order, where they are fewer than the `used` the tables hold:
  * how many (c->listed then theirs), or 0 where every token would be
  * (or memory ran out: then every token is listed, as without top). */
 static uint64_t list_commonest(struct gh_counts *c, uint64_t top,
@@ -614,7 +722,10 @@ static uint64_t list_commonest(struct gh_counts *c, uint64_t top,
 	if (!top || top > PICK_MOST || used <= top)
 		return 0;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->best = malloc(SHARDS * top * sizeof(*p->best)))) {
+	if (!p || !(p->best = malloc(SHARDS * top * sizeof(*p->best))) ||
+	    !(p->ties = malloc(SHARDS * top * sizeof(*p->ties)))) {
+		if (p)
+			free(p->best);
 		free(p);
 		return 0;
 	}
@@ -649,6 +760,7 @@ static uint64_t list_commonest(struct gh_counts *c, uint64_t top,
 		listed = 0;
 	}
 	free(p->best);
+	free(p->ties);
 	free(p);
 	return listed;
 }
@@ -811,6 +923,7 @@ int gh_counts_end(struct gh_counts *c, uint64_t top,
 		.token = c->n_parts ? NULL : c->listed };
 	if (picked)
 		c->result.listed = picked;
+	c->picked_on_device = c->adopted.commonest;
 	if (c->adopted.commonest) {
 		c->result.distinct = c->adopted.all_distinct;
 		c->result.total = c->adopted.all_total;

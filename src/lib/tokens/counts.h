@@ -115,6 +115,10 @@ int gh_counts_each(struct gh_counts *c,
  * one's). */
 struct gh_counts *gh_counts_of(const struct gpuhist_tokens *tk);
 
+/* Where the commonest of an ended result were picked, where only they
+ * are listed: "device" or "host"; else NULL. */
+const char *gh_counts_picked_on(const struct gh_counts *c);
+
 /* Why the last -1. */
 const char *gh_counts_error(const struct gh_counts *c);
 

@@ -1,5 +1,6 @@
 /* sum.c - the public face of counts.c: a result's tokens read in parts
- * (gpuhist_tokens_each), and sums of token counts (gpuhist_token_sum_*),
+ * (gpuhist_tokens_each) and where its commonest were picked, and sums
+ * of token counts (gpuhist_token_sum_*),
  * which the command's total and --merge use; and a tokens view's name
  * (gpuhist_view_name) */
 #include "config.h"
@@ -34,6 +35,11 @@ int gpuhist_tokens_each(const struct gpuhist_tokens *tokens,
 const char *gpuhist_tokens_message(const struct gpuhist_tokens *tokens)
 {
 	return gh_counts_error(gh_counts_of(tokens));
+}
+
+const char *gpuhist_tokens_picked_on(const struct gpuhist_tokens *tokens)
+{
+	return gh_counts_picked_on(gh_counts_of(tokens));
 }
 
 gpuhist_token_sum *gpuhist_token_sum_new(uint64_t memory,
