@@ -641,7 +641,8 @@ struct gh_backend *gh_backend_auto_open(const struct gpuhist_options *opts,
 	 * whole chunks (held chunks of the CPU's 1 MiB made BGZF and pzstd
 	 * 0.05-0.08 s slower, bench/NOTES.md "Session 29"). */
 	staged = *opts;
-	if (ab->gpu_alone && stage_bytes && !staged.chunk_bytes)
+	if (ab->gpu_alone && stage_bytes >= GH_GPU_CHUNK_DEFAULT &&
+	    !staged.chunk_bytes)
 		staged.chunk_bytes = GH_GPU_CHUNK_DEFAULT;
 	ab->cpu = gh_backend_cpu_open(&staged, why, why_len);
 	if (!ab->cpu) {
