@@ -596,26 +596,26 @@ def run_captured(argv):
     return done.stdout
 
 
+def median_of_v(m, pattern, group, what):
+    """Median over the runs of a figure gpuhist -v printed (pattern's
+    group); BenchError naming `what` where a run printed none."""
+    figures = []
+    for stderr in m.stderrs:
+        found = pattern.search(stderr)
+        if not found:
+            raise BenchError(f"gpuhist -v printed no {what}")
+        figures.append(float(found[group]))
+    return statistics.median(figures)
+
+
 def streaming_gbs(m):
     """Median rate after start-up that gpuhist -v reported over the runs."""
-    rates = []
-    for stderr in m.stderrs:
-        found = STREAMING.search(stderr)
-        if not found:
-            raise BenchError("gpuhist -v printed no 'after start-up' rate")
-        rates.append(float(found[2]))
-    return statistics.median(rates)
+    return median_of_v(m, STREAMING, 2, "'after start-up' rate")
 
 
 def startup_seconds(m):
     """Median backend start-up that gpuhist -v reported over the runs."""
-    secs = []
-    for stderr in m.stderrs:
-        found = STARTUP.search(stderr)
-        if not found:
-            raise BenchError("gpuhist -v printed no backend start-up")
-        secs.append(float(found[1]))
-    return statistics.median(secs)
+    return median_of_v(m, STARTUP, 1, "backend start-up")
 
 
 def gpu_count():
