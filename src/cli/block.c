@@ -127,6 +127,34 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* Whether any byte of the 8 in x is 0. */
+static uint64_t has_zero(uint64_t x)
+{
+	return (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;
+}
+
+/* How many bytes from p (n at most) are shown as they are: printable
+ * ASCII other than the backslash.  Eight at a time, as most are. */
+static size_t plain_run(const unsigned char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		/* A byte of 0x80 or more, below 0x20, 0x7f or a backslash. */
+		if ((x & 0x8080808080808080u) ||
+		    ((x - 0x20 * ones) & ~x & 0x8080808080808080u) ||
+		    has_zero(x ^ 0x7f * ones) || has_zero(x ^ '\\' * ones))
+			break;
+	}
+	while (i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+		i++;
+	return i;
+}
+
 /* The token escaped for a terminal, in a buffer the caller frees (NULL
  * when out of memory); *columns: the columns it takes. */
 static char *escaped(const unsigned char *p, size_t n, int *columns,
@@ -156,9 +184,12 @@ static char *escaped(const unsigned char *p, size_t n, int *columns,
 		}
 
 		if (c >= 0x20 && c < 0x7f && c != '\\') {    /* most bytes */
-			*o++ = (char)c;
-			cols++;
-			i++;
+			size_t run = plain_run(p + i, n - spaces - i);
+
+			memcpy(o, p + i, run);
+			o += run;
+			cols += (int)run;
+			i += run;
 			continue;
 		}
 		size_t len = utf8_len(p + i, n - i);

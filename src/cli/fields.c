@@ -84,11 +84,12 @@ void gh_put_csv(FILE *out, const char *s)
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+		/* Up to and with the quote, then the quote again. */
+		fwrite(s, 1, (size_t)(q - s) + 1, out);
+		fputc('"', out);
 	}
+	fputs(s, out);
 	fputc('"', out);
 }
 

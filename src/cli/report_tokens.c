@@ -123,6 +123,9 @@ static int rows_start(struct rows *r)
 	return r->runs ? gh_token_runs_start(r->runs) : 0;
 }
 
+/* How many rows ahead of the one written rows_next prefetches. */
+#define ROWS_AHEAD 8
+
 /* 1 with the next row in *t, 0 after the last, -1 (said). */
 static int rows_next(struct rows *r, struct gpuhist_token *t)
 {
@@ -131,6 +134,10 @@ static int rows_next(struct rows *r, struct gpuhist_token *t)
 	if (!r->runs) {
 		if (r->i == r->n)
 			return 0;
+		/* The rows' bytes lie anywhere, and each is read once to be
+		 * written: read ahead. */
+		if (r->i + ROWS_AHEAD < r->n)
+			__builtin_prefetch(r->array[r->i + ROWS_AHEAD].bytes);
 		*t = r->array[r->i++];
 		return 1;
 	}
@@ -237,7 +244,7 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 		if (grouped(rep) && rep->sort != GH_SORT_BIN) {
 			memcpy(t, part->token, part->distinct * sizeof(*t));
 		} else {
-			qsort(keys, part->distinct, sizeof(*keys), gh_by_key);
+			gh_sort_keys(keys, part->distinct);
 			for (size_t i = 0; i < part->distinct; i++)
 				t[i] = *keys[i].t;
 		}
@@ -331,6 +338,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		rows->n = owned->n;
 		return 0;
 	}
+	struct gh_sort_key *keys;
+
 	if (!tk->token) {
 		/* The --top commonest of each part, then of those. */
 		int ret = gpuhist_tokens_each(tk, keep_best, owned);
@@ -344,6 +353,7 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 			return -1;
 		}
 		n = owned->n;
+		keys = gh_keys_of(owned->t, n);
 	} else {
 		/* A pick of the commonest (a device's or the host's):
 		 * tk->listed of them. */
@@ -352,30 +362,16 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		n = *has_other ? (size_t)rep->top : have;
 		if (n > have)
 			n = have;
-		struct gh_sort_key *keys = gh_best_keys(tk->token, have, n,
-						     rep->opts->lib.threads);
-
-		owned->t = malloc((n ? n : 1) * sizeof(*owned->t));
-		if (!keys || !owned->t) {
-			free(keys);
-			free(owned->t);
-			owned->t = NULL;
-			rows_failed(rep, "out of memory for the rows of the tokens");
-			return -1;
-		}
-		for (size_t i = 0; i < n; i++)
-			owned->t[i] = *keys[i].t;
-		free(keys);
+		keys = gh_best_keys(tk->token, have, n,
+				    rep->opts->lib.threads);
 		owned->top = 0;         /* the bytes are the result's */
 	}
 	/* Only what is shown is sorted. */
-	struct gh_sort_key *keys = gh_keys_of(owned->t, n);
-
 	if (!keys) {
 		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
-	qsort(keys, n, sizeof(*keys), gh_by_key);
+	gh_sort_keys(keys, n);
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 
 	if (!sorted) {

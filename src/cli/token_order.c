@@ -58,6 +58,161 @@ static void swap_keys(struct gh_sort_key *a, struct gh_sort_key *b)
 	*b = t;
 }
 
+/* The multikey quicksort (Bentley and Sedgewick, "Fast algorithms for
+ * sorting and searching strings", SODA 1997) on 8-byte words: level 0
+ * is the count (most first), level L >= 1 the bytes [8 (L - 1), 8 L),
+ * big-endian and zero-padded: head[0] and head[1] for the first two
+ * levels, then words read from the bytes into head[1], which the keys of
+ * a range of level 3 or more no longer need (they are all equal). */
+
+/* Ranges this small are sorted by insertion. */
+#define SORT_SMALL 16
+/* How far ahead the pass that reads a level's words prefetches. */
+#define WORD_AHEAD 8
+
+static uint64_t word_of(const struct gh_sort_key *k, unsigned level)
+{
+	return level == 0 ? ~k->count : level == 1 ? k->head[0] : k->head[1];
+}
+
+/* The bytes [off, off + 8) of t as a big-endian word, zero-padded. */
+static uint64_t bytes_word(const struct gpuhist_token *t, size_t off)
+{
+	unsigned char b[8] = { 0 };
+	size_t n = t->len - off < 8 ? t->len - off : 8;
+	uint64_t w = 0;
+
+	memcpy(b, t->bytes + off, n);
+	for (int j = 0; j < 8; j++)
+		w = w << 8 | b[j];
+	return w;
+}
+
+/* Reads level's words (3 or more) into head[1]: the keys' tokens are
+ * longer than 8 (level - 1) bytes.  The tokens lie anywhere, so each is
+ * prefetched well before it is read. */
+static void read_words(struct gh_sort_key *k, size_t len, unsigned level)
+{
+	size_t off = 8 * ((size_t)level - 1);
+
+	for (size_t i = 0; i < len; i++) {
+		if (i + 2 * WORD_AHEAD < len)
+			__builtin_prefetch(k[i + 2 * WORD_AHEAD].t);
+		if (i + WORD_AHEAD < len)
+			__builtin_prefetch(k[i + WORD_AHEAD].t->bytes + off);
+		k[i].head[1] = bytes_word(k[i].t, off);
+	}
+}
+
+/* Two keys of a range at level, in gh_by_key's order: they are equal
+ * before the level. */
+static int by_key_from(const struct gh_sort_key *x, const struct gh_sort_key *y,
+		       unsigned level)
+{
+	if (level < 3)
+		return gh_by_key(x, y);
+	/* Both tokens are longer than off bytes. */
+	size_t off = 8 * ((size_t)level - 1);
+	size_t n = x->t->len < y->t->len ? x->t->len : y->t->len;
+	int c = memcmp(x->t->bytes + off, y->t->bytes + off, n - off);
+
+	return c ? c : x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
+}
+
+static void insertion_sort(struct gh_sort_key *k, size_t len, unsigned level)
+{
+	for (size_t i = 1; i < len; i++) {
+		struct gh_sort_key v = k[i];
+		size_t j = i;
+
+		for (; j > 0 && by_key_from(&v, &k[j - 1], level) < 0; j--)
+			k[j] = k[j - 1];
+		k[j] = v;
+	}
+}
+
+static int by_len(const void *a, const void *b)
+{
+	const struct gh_sort_key *x = a, *y = b;
+
+	return x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
+}
+
+/* Of a range whose words at level are all equal, moves the keys whose
+ * tokens end within the level first, sorted (each is a prefix of the
+ * next: by length); returns how many. */
+static size_t ended_first(struct gh_sort_key *k, size_t len, unsigned level)
+{
+	size_t end = 8 * (size_t)level, n = 0;
+
+	if (level == 0)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (k[i].t->len <= end)
+			swap_keys(&k[i], &k[n++]);
+	qsort(k, n, sizeof(*k), by_len);
+	return n;
+}
+
+/* Sorts k[0, len), whose keys are equal before level (and whose words at
+ * level are read when loaded).  Of the three parts of a partition, the
+ * two smaller are sorted by recursion and the largest by the loop, so
+ * the recursion is at most log2(len) deep however long the tokens. */
+static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
+		      bool loaded)
+{
+	while (len > SORT_SMALL) {
+		if (level >= 3 && !loaded)
+			read_words(k, len, level);
+		loaded = true;
+		uint64_t a = word_of(&k[0], level);
+		uint64_t b = word_of(&k[len / 2], level);
+		uint64_t c = word_of(&k[len - 1], level);
+		uint64_t pivot = a < b ? (b < c ? b : a < c ? c : a)
+				       : (a < c ? a : b < c ? c : b);
+		size_t lt = 0, i = 0, gt = len;
+
+		/* [0, lt) below, [lt, i) equal, [gt, len) above. */
+		while (i < gt) {
+			uint64_t w = word_of(&k[i], level);
+
+			if (w < pivot)
+				swap_keys(&k[lt++], &k[i++]);
+			else if (w > pivot)
+				swap_keys(&k[i], &k[--gt]);
+			else
+				i++;
+		}
+		size_t ended = ended_first(k + lt, gt - lt, level);
+		struct { struct gh_sort_key *k; size_t len; unsigned level;
+			 bool loaded; } part[3] = {
+			{ k, lt, level, true },
+			{ k + lt + ended, gt - lt - ended, level + 1, false },
+			{ k + gt, len - gt, level, true },
+		};
+		int most = 0;
+
+		for (int p = 1; p < 3; p++)
+			if (part[p].len > part[most].len)
+				most = p;
+		for (int p = 0; p < 3; p++)
+			if (p != most && part[p].len > 1)
+				sort_from(part[p].k, part[p].len, part[p].level,
+					  part[p].loaded);
+		k = part[most].k;
+		len = part[most].len;
+		level = part[most].level;
+		loaded = part[most].loaded;
+	}
+	if (len > 1)
+		insertion_sort(k, len, level);
+}
+
+void gh_sort_keys(struct gh_sort_key *k, size_t len)
+{
+	sort_from(k, len, 0, true);
+}
+
 /* Puts the n most frequent keys (gh_by_key's order) first, in no order:
  * quickselect, the pivot a middle one of three. */
 void gh_select_first(struct gh_sort_key *k, size_t len, size_t n)
@@ -94,8 +249,12 @@ struct gh_sort_key *gh_keys_of(const struct gpuhist_token *t, size_t len)
 	struct gh_sort_key *keys = malloc((len ? len : 1) * sizeof(*keys));
 
 	if (keys)
-		for (size_t i = 0; i < len; i++)
+		for (size_t i = 0; i < len; i++) {
+			/* The bytes lie anywhere: read ahead. */
+			if (i + WORD_AHEAD < len)
+				__builtin_prefetch(t[i + WORD_AHEAD].bytes);
 			key_of(&t[i], &keys[i]);
+		}
 	return keys;
 }
 
