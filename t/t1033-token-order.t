@@ -5,13 +5,14 @@
 # and around the 8-byte words the sort compares (token_order.c's
 # multikey quicksort), hold NUL and other control bytes and bytes that
 # are not UTF-8, tie by the thousand, and share 1,000 bytes; every row
-# and --top's, in tsv, csv and json, in memory and spilled past --memory
+# and --top's, in tsv, csv and json, in memory and spilled past --memory;
+# --sort=bin's byte order
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 9
+plan 12
 
 # Lines from a few stems of 40 bytes (NUL, \x01 and \xff among their
 # bytes), cut at every length from 0 to 40, some with a tail; each line
@@ -33,9 +34,10 @@ for l in lines:
 r.shuffle(out)
 sys.stdout.buffer.write(b"\n".join(out) + b"\n")' >stems
 
-# want FILE TOP FORMAT: gpuhist --lines -f FORMAT [--top=TOP] FILE's rows
-# by Python's sort (TOP 0: every row), escaped as tsv and csv show bytes
-# (control bytes and bytes that are not UTF-8 as \xHH); json: the counts.
+# want FILE TOP FORMAT [bin]: gpuhist --lines -f FORMAT [--top=TOP]
+# [--sort=bin] FILE's rows by Python's sort (TOP 0: every row), escaped as
+# tsv and csv show bytes (control bytes and bytes that are not UTF-8 as
+# \xHH); json: the counts.
 want() {
 	python3 - "$@" <<'PY'
 import collections, json, sys
@@ -43,6 +45,8 @@ path, top, fmt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 c = collections.Counter(open(path, "rb").read().split(b"\n")[:-1])
 rows = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
 shown = rows[:top] if top else rows
+if sys.argv[4:] == ["bin"]:
+    shown.sort()
 def esc(b):
     return "".join(chr(x) if 0x20 <= x < 0x7f and x != 0x5c else
                    "\\\\" if x == 0x5c else "\\x%02x" % x for x in b)
@@ -85,6 +89,15 @@ same_file "--top=300, tsv: Python's sorted(...)[:300]" got want
 "$GPUHIST" --lines -f tsv --memory=1M -T . --chunk-size=4k stems >got
 want stems 0 tsv >want
 same_file "every row spilled past --memory=1M: Python's sort" got want
+"$GPUHIST" --lines -f tsv --sort=bin stems >got
+want stems 0 tsv bin >want
+same_file "--sort=bin, every row: Python's sorted(...)" got want
+"$GPUHIST" --lines -f tsv --sort=bin --top=300 stems >got
+want stems 300 tsv bin >want
+same_file "--sort=bin --top=300: the 300 commonest in byte order" got want
+"$GPUHIST" --lines -f tsv --sort=bin --memory=1M -T . --chunk-size=4k stems >got
+want stems 0 tsv bin >want
+same_file "--sort=bin spilled past --memory=1M: Python's sorted(...)" got want
 
 # 3,000 lines of 1,000 bytes that differ only in their last 10, tied at
 # 1 and at 2; and the same lines cut short at every length of the last

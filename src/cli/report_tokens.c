@@ -244,14 +244,13 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 		if (grouped(rep) && rep->sort != GH_SORT_BIN) {
 			memcpy(t, part->token, part->distinct * sizeof(*t));
 		} else {
-			gh_sort_keys(keys, part->distinct);
+			gh_sort_keys(keys, part->distinct,
+				     rep->sort != GH_SORT_BIN);
 			for (size_t i = 0; i < part->distinct; i++)
 				t[i] = *keys[i].t;
 		}
-		if (rep->sort == GH_SORT_BIN)
-			qsort(t, part->distinct, sizeof(*t), gh_by_bytes);
-		else if (grouped(rep) &&
-			 gh_group_sort(t, part->distinct, GH_GROUP_COUNT)) {
+		if (rep->sort != GH_SORT_BIN && grouped(rep) &&
+		    gh_group_sort(t, part->distinct, GH_GROUP_COUNT)) {
 			rows_failed(rep, "out of memory for the rows of the tokens");
 			free(keys);
 			free(t);
@@ -371,7 +370,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
-	gh_sort_keys(keys, n);
+	/* The rows shown, in the order shown: --sort=bin's is the bytes'. */
+	gh_sort_keys(keys, n, rep->sort != GH_SORT_BIN);
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 
 	if (!sorted) {
@@ -388,8 +388,6 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 	owned->t = sorted;
 	owned->n = n;
 	*other = tk->total - shown;
-	if (rep->sort == GH_SORT_BIN)
-		qsort(sorted, n, sizeof(*sorted), gh_by_bytes);
 	rows->array = sorted;
 	rows->n = n;
 	return 0;

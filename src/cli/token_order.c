@@ -104,14 +104,15 @@ static void read_words(struct gh_sort_key *k, size_t len, unsigned level)
 	}
 }
 
-/* Two keys of a range at level, in gh_by_key's order: they are equal
+/* Two keys of a range at level, in the sort's order: they are equal
  * before the level. */
 static int by_key_from(const struct gh_sort_key *x, const struct gh_sort_key *y,
 		       unsigned level)
 {
-	if (level < 3)
+	if (level == 0)
 		return gh_by_key(x, y);
-	/* Both tokens are longer than off bytes. */
+	/* Both tokens are longer than off bytes (or off is 0), and the
+	 * same before it. */
 	size_t off = 8 * ((size_t)level - 1);
 	size_t n = x->t->len < y->t->len ? x->t->len : y->t->len;
 	int c = memcmp(x->t->bytes + off, y->t->bytes + off, n - off);
@@ -208,9 +209,9 @@ static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
 		insertion_sort(k, len, level);
 }
 
-void gh_sort_keys(struct gh_sort_key *k, size_t len)
+void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count)
 {
-	sort_from(k, len, 0, true);
+	sort_from(k, len, by_count ? 0 : 1, true);
 }
 
 /* Puts the n most frequent keys (gh_by_key's order) first, in no order:
