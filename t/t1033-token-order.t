@@ -6,13 +6,13 @@
 # multikey quicksort), hold NUL and other control bytes and bytes that
 # are not UTF-8, tie by the thousand, and share 1,000 bytes; every row
 # and --top's, in tsv, csv and json, in memory and spilled past --memory;
-# --sort=bin's byte order
+# --sort=bin's byte order; 300,000 rows sorted on several threads
 . "${T_SRCDIR:-$(dirname "$0")}/lib.sh"
 need_cmd python3
 
 cd "$TMP" || exit 1
 
-plan 12
+plan 14
 
 # Lines from a few stems of 40 bytes (NUL, \x01 and \xff among their
 # bytes), cut at every length from 0 to 40, some with a tail; each line
@@ -119,6 +119,24 @@ same_file "lines of 1,000 bytes sharing 990: Python's sort" got want
 "$GPUHIST" --lines -f tsv --top=1500 long >got
 want long 1500 tsv >want
 same_file "... --top=1500: Python's sorted(...)[:1500]" got want
+
+# 300,000 lines of a timestamp, a level and an id, once or twice: parts
+# of 32 Ki keys and more are sorted on threads of their own.
+python3 -c 'import random, sys
+r = random.Random(300)
+out = []
+for i in range(300000):
+    l = b"2026-11-30 04:%02d:%02d %s id=%x" % (r.randrange(60), r.randrange(60),
+        r.choice((b"INFO", b"WARN", b"ERROR")), r.getrandbits(r.choice((8, 24, 40))))
+    out += [l] * r.choice((1, 1, 2))
+r.shuffle(out)
+sys.stdout.buffer.write(b"\n".join(out) + b"\n")' >rows
+"$GPUHIST" --lines -f tsv --threads=4 rows >got
+want rows 0 tsv >want
+same_file "300,000 rows on 4 threads: Python's sort" got want
+"$GPUHIST" --lines -f tsv --sort=bin --threads=3 rows >got
+want rows 0 tsv bin >want
+same_file "... --sort=bin on 3 threads: Python's sorted(...)" got want
 
 # Words of a log: most once, all sorted; and a table of them.
 gen log 400000 >log

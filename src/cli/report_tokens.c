@@ -245,7 +245,8 @@ static int sort_part(void *ctx, const struct gpuhist_tokens *part)
 			memcpy(t, part->token, part->distinct * sizeof(*t));
 		} else {
 			gh_sort_keys(keys, part->distinct,
-				     rep->sort != GH_SORT_BIN);
+				     rep->sort != GH_SORT_BIN,
+				     rep->opts->lib.threads);
 			for (size_t i = 0; i < part->distinct; i++)
 				t[i] = *keys[i].t;
 		}
@@ -371,7 +372,8 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 		return -1;
 	}
 	/* The rows shown, in the order shown: --sort=bin's is the bytes'. */
-	gh_sort_keys(keys, n, rep->sort != GH_SORT_BIN);
+	gh_sort_keys(keys, n, rep->sort != GH_SORT_BIN,
+		     rep->opts->lib.threads);
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));
 
 	if (!sorted) {

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,6 +57,22 @@ static void swap_keys(struct gh_sort_key *a, struct gh_sort_key *b)
 
 	*a = *b;
 	*b = t;
+}
+
+/* threads, or where it is 0 or less (--threads' default) the cores this
+ * process may run on, as nproc counts them. */
+static int threads_or_cores(int threads)
+{
+	if (threads > 0)
+		return threads;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+	cpu_set_t set;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		online = CPU_COUNT(&set);
+#endif
+	return online > 0 ? (int)online : 1;
 }
 
 /* The multikey quicksort (Bentley and Sedgewick, "Fast algorithms for
@@ -155,13 +172,56 @@ static size_t ended_first(struct gh_sort_key *k, size_t len, unsigned level)
 	return n;
 }
 
+/* Parts of at least this many keys may be sorted on a thread of their
+ * own, and a range starts at most SPAWN_MOST. */
+#define SORT_PARALLEL ((size_t)1 << 15)
+#define SPAWN_MOST 16
+
+/* A part sorted on a thread of its own; left: how many more threads the
+ * sort may start, shared by all of them. */
+struct sort_job {
+	struct gh_sort_key *k;
+	size_t len;
+	unsigned level;
+	bool loaded;
+	atomic_int *left;
+};
+
+static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
+		      bool loaded, atomic_int *left);
+
+static void *sort_job_run(void *arg)
+{
+	struct sort_job *j = arg;
+
+	sort_from(j->k, j->len, j->level, j->loaded, j->left);
+	atomic_fetch_add(j->left, 1);   /* done: another may start */
+	return NULL;
+}
+
+/* One of the threads left, if any. */
+static bool take_thread(atomic_int *left)
+{
+	int n = atomic_load(left);
+
+	while (n > 0)
+		if (atomic_compare_exchange_weak(left, &n, n - 1))
+			return true;
+	return false;
+}
+
 /* Sorts k[0, len), whose keys are equal before level (and whose words at
  * level are read when loaded).  Of the three parts of a partition, the
- * two smaller are sorted by recursion and the largest by the loop, so
- * the recursion is at most log2(len) deep however long the tokens. */
+ * two smaller are sorted by recursion (or on threads of their own, while
+ * any are left) and the largest by the loop, so the recursion is at most
+ * log2(len) deep however long the tokens. */
 static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
-		      bool loaded)
+		      bool loaded, atomic_int *left)
 {
+	struct sort_job job[SPAWN_MOST];
+	pthread_t tid[SPAWN_MOST];
+	int spawned = 0;
+
 	while (len > SORT_SMALL) {
 		if (level >= 3 && !loaded)
 			read_words(k, len, level);
@@ -196,10 +256,25 @@ static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
 		for (int p = 1; p < 3; p++)
 			if (part[p].len > part[most].len)
 				most = p;
-		for (int p = 0; p < 3; p++)
-			if (p != most && part[p].len > 1)
-				sort_from(part[p].k, part[p].len, part[p].level,
-					  part[p].loaded);
+		for (int p = 0; p < 3; p++) {
+			if (p == most || part[p].len < 2)
+				continue;
+			if (part[p].len >= SORT_PARALLEL &&
+			    spawned < SPAWN_MOST && take_thread(left)) {
+				job[spawned] = (struct sort_job){
+					part[p].k, part[p].len, part[p].level,
+					part[p].loaded, left };
+				if (!pthread_create(&tid[spawned], NULL,
+						    sort_job_run,
+						    &job[spawned])) {
+					spawned++;
+					continue;
+				}
+				atomic_fetch_add(left, 1);
+			}
+			sort_from(part[p].k, part[p].len, part[p].level,
+				  part[p].loaded, left);
+		}
 		k = part[most].k;
 		len = part[most].len;
 		level = part[most].level;
@@ -207,11 +282,16 @@ static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
 	}
 	if (len > 1)
 		insertion_sort(k, len, level);
+	for (int i = 0; i < spawned; i++)
+		pthread_join(tid[i], NULL);
 }
 
-void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count)
+void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count,
+		  int threads)
 {
-	sort_from(k, len, by_count ? 0 : 1, true);
+	atomic_int left = threads_or_cores(threads) - 1;
+
+	sort_from(k, len, by_count ? 0 : 1, true, &left);
 }
 
 /* Puts the n most frequent keys (gh_by_key's order) first, in no order:
@@ -330,19 +410,7 @@ static int shares_for(size_t len, size_t n, int threads)
 	size_t least = 4 * n > SHARE_LEAST ? 4 * n : SHARE_LEAST;
 	size_t most = len / least;
 
-	if (threads <= 0) {
-		/* --threads' default: the cores this process may run on,
-		 * as nproc counts them. */
-		long online = sysconf(_SC_NPROCESSORS_ONLN);
-#ifdef __linux__
-		cpu_set_t set;
-
-		if (!sched_getaffinity(0, sizeof(set), &set) &&
-		    CPU_COUNT(&set) > 0)
-			online = CPU_COUNT(&set);
-#endif
-		threads = online > 0 ? (int)online : 1;
-	}
+	threads = threads_or_cores(threads);
 	if (most > SHARES_MOST)
 		most = SHARES_MOST;
 	return (size_t)threads < most ? threads : (int)(most ? most : 1);

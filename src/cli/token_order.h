@@ -26,9 +26,11 @@ int gh_by_key(const void *a, const void *b);
 /* Sorts len keys in gh_by_key's order (by_count), or in gh_by_bytes'
  * order of their tokens (the keys' tokens distinct), as qsort would but
  * without its comparisons of long common prefixes: a multikey quicksort
- * on 8-byte words (the count, the two heads, then the bytes).  The sort
- * uses head[1] as its scratch: after it, only count, head[0] and t hold. */
-void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count);
+ * on 8-byte words (the count, the two heads, then the bytes), its parts
+ * on up to threads threads (0: one a processor).  The sort uses head[1]
+ * as its scratch: after it, only count, head[0] and t hold. */
+void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count,
+		  int threads);
 /* Puts the n first of len keys (n < len) first, in no order. */
 void gh_select_first(struct gh_sort_key *k, size_t len, size_t n);
 /* The keys of len tokens (a copy the caller frees; NULL when out of
