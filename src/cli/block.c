@@ -127,7 +127,7 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-/* Whether any byte of the 8 in x is 0. */
+/* Nonzero when any byte of the 8 in x is 0 (a mask of high bits). */
 static uint64_t has_zero(uint64_t x)
 {
 	return (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;

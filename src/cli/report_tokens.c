@@ -366,12 +366,12 @@ static int arrange(struct gh_report *rep, const struct gpuhist_tokens *tk,
 				    rep->opts->lib.threads);
 		owned->top = 0;         /* the bytes are the result's */
 	}
-	/* Only what is shown is sorted. */
 	if (!keys) {
 		rows_failed(rep, "out of memory for the rows of the tokens");
 		return -1;
 	}
-	/* The rows shown, in the order shown: --sort=bin's is the bytes'. */
+	/* Only what is shown is sorted, in the order shown: --sort=bin's
+	 * is the bytes'. */
 	gh_sort_keys(keys, n, rep->sort != GH_SORT_BIN,
 		     rep->opts->lib.threads);
 	struct gpuhist_token *sorted = malloc((n ? n : 1) * sizeof(*sorted));

@@ -87,6 +87,7 @@ static int threads_or_cores(int threads)
 /* How far ahead the pass that reads a level's words prefetches. */
 #define WORD_AHEAD 8
 
+/* The key's word at level (level 3 and more: as read_words read it). */
 static uint64_t word_of(const struct gh_sort_key *k, unsigned level)
 {
 	return level == 0 ? ~k->count : level == 1 ? k->head[0] : k->head[1];
@@ -132,7 +133,8 @@ static int by_key_from(const struct gh_sort_key *x, const struct gh_sort_key *y,
 	 * same before it. */
 	size_t off = 8 * ((size_t)level - 1);
 	size_t n = x->t->len < y->t->len ? x->t->len : y->t->len;
-	int c = memcmp(x->t->bytes + off, y->t->bytes + off, n - off);
+	int c = n > off ? memcmp(x->t->bytes + off, y->t->bytes + off, n - off)
+			: 0;
 
 	return c ? c : x->t->len < y->t->len ? -1 : x->t->len > y->t->len;
 }
@@ -149,6 +151,7 @@ static void insertion_sort(struct gh_sort_key *k, size_t len, unsigned level)
 	}
 }
 
+/* Two keys (for qsort) by their tokens' lengths, shorter first. */
 static int by_len(const void *a, const void *b)
 {
 	const struct gh_sort_key *x = a, *y = b;
@@ -173,12 +176,13 @@ static size_t ended_first(struct gh_sort_key *k, size_t len, unsigned level)
 }
 
 /* Parts of at least this many keys may be sorted on a thread of their
- * own, and a range starts at most SPAWN_MOST. */
+ * own; one call of sort_from starts SPAWN_MOST such threads at most. */
 #define SORT_PARALLEL ((size_t)1 << 15)
 #define SPAWN_MOST 16
 
-/* A part sorted on a thread of its own; left: how many more threads the
- * sort may start, shared by all of them. */
+/* A part of a range, to be sorted (on a thread of its own, or not): its
+ * keys, their level and whether its words are read; left: how many more
+ * threads the sort may start, shared by all of them. */
 struct sort_job {
 	struct gh_sort_key *k;
 	size_t len;
@@ -245,11 +249,11 @@ static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
 				i++;
 		}
 		size_t ended = ended_first(k + lt, gt - lt, level);
-		struct { struct gh_sort_key *k; size_t len; unsigned level;
-			 bool loaded; } part[3] = {
-			{ k, lt, level, true },
-			{ k + lt + ended, gt - lt - ended, level + 1, false },
-			{ k + gt, len - gt, level, true },
+		struct sort_job part[3] = {
+			{ k, lt, level, true, left },
+			{ k + lt + ended, gt - lt - ended, level + 1, false,
+			  left },
+			{ k + gt, len - gt, level, true, left },
 		};
 		int most = 0;
 
@@ -261,9 +265,7 @@ static void sort_from(struct gh_sort_key *k, size_t len, unsigned level,
 				continue;
 			if (part[p].len >= SORT_PARALLEL &&
 			    spawned < SPAWN_MOST && take_thread(left)) {
-				job[spawned] = (struct sort_job){
-					part[p].k, part[p].len, part[p].level,
-					part[p].loaded, left };
+				job[spawned] = part[p];
 				if (!pthread_create(&tid[spawned], NULL,
 						    sort_job_run,
 						    &job[spawned])) {

@@ -27,7 +27,8 @@ int gh_by_key(const void *a, const void *b);
  * order of their tokens (the keys' tokens distinct), as qsort would but
  * without its comparisons of long common prefixes: a multikey quicksort
  * on 8-byte words (the count, the two heads, then the bytes), its parts
- * on up to threads threads (0: one a processor).  The sort uses head[1]
+ * on up to threads threads (0: as many as there are processors).  The
+ * sort uses head[1]
  * as its scratch: after it, only count, head[0] and t hold. */
 void gh_sort_keys(struct gh_sort_key *k, size_t len, bool by_count,
 		  int threads);
